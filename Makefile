@@ -1,0 +1,36 @@
+# make run   - install into .venv, migrate, import questions.yaml, serve on http://127.0.0.1:5000
+# make test  - install with the test extras into .venv and run the whole suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 5000
+
+.PHONY: run test check clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+		|| { echo "quiz needs Python 3.11 or newer (PYTHON=$(PYTHON))"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/quiz init
+	$(BIN)/quiz run --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+
+check: $(VENV)/.installed
+	$(BIN)/quiz check questions.yaml
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,32 @@
+"""quiz: multiple-choice quizzes built from articles, with a verbatim source behind every answer."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from quiz import cli, config
+from quiz.extensions import csrf, db, migrate
+from quiz.paths import resource
+# Aliased so that the package attribute ``quiz.play`` stays the domain module.
+from quiz.web import errors, reader, security
+from quiz.web import play as play_pages
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app: configuration, extensions, blueprints, CLI. Nothing else happens here."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(resource("templates")),
+        static_folder=str(resource("static")),
+    )
+    config.configure(app, test_config)
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(resource("migrations")))
+    csrf.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(play_pages.bp)
+    app.register_blueprint(reader.bp)
+    cli.init_app(app)
+    return app

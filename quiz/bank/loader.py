@@ -1,0 +1,395 @@
+"""Loading a bank file into checked, resolved entries ready to import.
+
+:func:`load_bank` reports every problem at once, each with its file, line and column, and
+returns nothing unless the whole file is sound.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from quiz.bank.errors import BankError, BankInvalid
+from quiz.bank.quotes import FoldedText, fold
+from quiz.bank.schema import ArticleSpec, BankSpec, QuestionSpec, QuizSpec
+from quiz.bank.yamlfile import Document, parse_yaml, plain
+from quiz.kinds import KINDS
+
+#: Default cap on a bank file, and separately on each article file it names.
+MAX_BANK_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class BankArticle:
+    slug: str
+    title: str
+    url: str | None
+    published_on: date | None
+    text: str
+
+
+@dataclass(frozen=True)
+class BankQuiz:
+    slug: str
+    title: str
+    description: str
+    article_slug: str
+    position: int
+    questions_per_attempt: int
+    shuffle_choices: bool
+    time_limit: int
+
+
+@dataclass(frozen=True)
+class BankChoice:
+    text: str
+    is_correct: bool
+
+
+@dataclass(frozen=True)
+class BankQuote:
+    """Where a quote was found: the exact span and characters of the article."""
+
+    span_start: int
+    span_end: int
+    excerpt: str
+
+
+@dataclass(frozen=True)
+class BankQuestion:
+    slug: str
+    quiz_slug: str
+    position: int
+    kind: str
+    difficulty: str
+    prompt: str
+    choices: tuple[BankChoice, ...]
+    explanation: str
+    quotes: tuple[BankQuote, ...]
+    tags: tuple[str, ...]
+    time_limit: int | None
+
+    def fingerprint(self) -> str:
+        """Hash of what a revision stores; equal fingerprints mean nothing to revise."""
+        content = asdict(self)
+        del content["slug"], content["quiz_slug"], content["position"]
+        encoded = json.dumps(content, sort_keys=True, ensure_ascii=False).encode()
+        return hashlib.sha256(encoded).hexdigest()
+
+
+@dataclass(frozen=True)
+class Bank:
+    file: str
+    articles: tuple[BankArticle, ...]
+    quizzes: tuple[BankQuiz, ...]
+    questions: tuple[BankQuestion, ...]
+
+
+def load_bank(path: str | Path, *, max_bytes: int = MAX_BANK_BYTES) -> Bank:
+    """Read and check the bank file at ``path``; article files are looked up beside it."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise BankInvalid([BankError(str(path), 1, 1, "", f"cannot read file: {exc.strerror}")]) from None
+    return parse_bank(raw, str(path), base_dir=path.parent, max_bytes=max_bytes)
+
+
+def parse_bank(
+    raw: bytes, file: str, *, base_dir: Path | None, max_bytes: int = MAX_BANK_BYTES
+) -> Bank:
+    """Check a bank given as bytes. Without ``base_dir``, articles must be inline."""
+    document = parse_yaml(raw, file, max_bytes=max_bytes)
+    data = plain(document.data)
+    try:
+        BankSpec.model_validate(data)
+    except ValidationError as exc:
+        errors = _schema_errors(document, exc)
+        if not isinstance(data, dict) or data.get("version") != 1:
+            raise BankInvalid(errors) from None
+    else:
+        errors = []
+    # Entries are checked one by one so that the cross-entry checks below still run on every
+    # entry that is well-formed, and a single run reports all problems.
+    entries = _Entries(
+        articles=_valid_entries(ArticleSpec, data.get("articles")),
+        quizzes=_valid_entries(QuizSpec, data.get("quizzes")),
+        questions=_valid_entries(QuestionSpec, data.get("questions")),
+        declared={section: _declared_ids(data.get(section)) for section in ("articles", "quizzes")},
+    )
+    return _Resolver(document, entries, base_dir, max_bytes, errors).resolve()
+
+
+@dataclass
+class _Entries:
+    """Each section's entries in file order, None where an entry failed the schema."""
+
+    articles: list[ArticleSpec | None]
+    quizzes: list[QuizSpec | None]
+    questions: list[QuestionSpec | None]
+    #: Every id written in each section, valid entry or not, so that a reference to a broken
+    #: entry is not reported a second time as a reference to nothing.
+    declared: dict[str, set[Any]]
+
+
+def _declared_ids(items: Any) -> set[Any]:
+    if not isinstance(items, list):
+        return set()
+    return {item.get("id") for item in items if isinstance(item, dict)}
+
+
+def _valid_entries(model: type[Any], items: Any) -> list[Any]:
+    if not isinstance(items, list):
+        return []
+    valid = []
+    for item in items:
+        try:
+            valid.append(model.model_validate(item))
+        except ValidationError:
+            valid.append(None)
+    return valid
+
+
+def _schema_errors(document: Document, exc: ValidationError) -> list[BankError]:
+    errors: dict[tuple, BankError] = {}
+    for error in exc.errors():
+        loc = _document_loc(document.data, error["loc"], error["type"])
+        if loc in errors:  # a union reports once per alternative; keep the first
+            continue
+        errors[loc] = document.error(loc, _message(document.data, loc, error))
+    return list(errors.values())
+
+
+def _document_loc(data: Any, loc: Iterable[str | int], error_type: str) -> tuple[str | int, ...]:
+    """The part of pydantic's ``loc`` that names places in the file (not union alternatives)."""
+    kept: list[str | int] = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        elif error_type == "missing" and isinstance(node, dict):
+            kept.append(part)  # the missing field itself
+            break
+        else:
+            break
+        kept.append(part)
+    return tuple(kept)
+
+
+_FIELDS = {
+    (): BankSpec.model_fields,
+    ("articles",): ArticleSpec.model_fields,
+    ("quizzes",): QuizSpec.model_fields,
+    ("questions",): QuestionSpec.model_fields,
+}
+
+
+def _message(data: Any, loc: tuple[str | int, ...], error: dict[str, Any]) -> str:
+    if error["type"] == "extra_forbidden":
+        field = str(loc[-1])
+        known = _FIELDS.get(tuple(part for part in loc[:-1] if isinstance(part, str)), {})
+        close = difflib.get_close_matches(field, list(known), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        return f"unknown field '{field}'{hint}"
+    if error["type"] == "missing":
+        return "required field is missing"
+    if loc and loc[-1] == "correct":
+        return "must be a choice's text, a list of choice texts, or true/false"
+    if error["type"] == "string_pattern_mismatch" and loc and (loc[-1] == "id" or "tags" in loc):
+        return "must be lowercase letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
+    return error["msg"][0].lower() + error["msg"][1:]
+
+
+class _Resolver:
+    """The checks that span entries: references, uniqueness, correct choices, quotes."""
+
+    def __init__(
+        self, document: Document, entries: _Entries, base_dir: Path | None, max_bytes: int,
+        errors: list[BankError],
+    ):
+        self.document = document
+        self.entries = entries
+        self.base_dir = base_dir
+        self.max_bytes = max_bytes
+        self.errors = errors
+
+    def error(self, loc: tuple[str | int, ...], message: str) -> None:
+        self.errors.append(self.document.error(loc, message))
+
+    def resolve(self) -> Bank:
+        articles = self._articles()
+        quizzes = self._quizzes(articles)
+        texts = {slug: FoldedText(article.text) for slug, article in articles.items()}
+        questions = self._questions(quizzes, texts)
+        if self.errors:
+            raise BankInvalid(self.errors)
+        return Bank(self.document.file, tuple(articles.values()), tuple(quizzes.values()), questions)
+
+    def _unique(self, section: str, entries: list[Any]) -> set[int]:
+        """Report repeated ids in ``section``; return the indexes of the repeats and broken entries."""
+        first_seen: dict[str, int] = {}
+        repeats = {index for index, entry in enumerate(entries) if entry is None}
+        for index, entry in enumerate(entries):
+            if entry is None:
+                continue
+            identifier = entry.id
+            if identifier in first_seen:
+                line, _ = self.document.position((section, first_seen[identifier], "id"))
+                self.error((section, index, "id"), f"duplicate id '{identifier}' (first used on line {line})")
+                repeats.add(index)
+            else:
+                first_seen[identifier] = index
+        return repeats
+
+    def _articles(self) -> dict[str, BankArticle]:
+        repeats = self._unique("articles", self.entries.articles)
+        articles = {}
+        for index, spec in enumerate(self.entries.articles):
+            if spec is None:
+                continue
+            text = spec.text if spec.text is not None else self._article_file(index, spec.file or "")
+            if index not in repeats and text is not None:
+                articles[spec.id] = BankArticle(spec.id, spec.title, spec.url, spec.date, text)
+        return articles
+
+    def _article_file(self, index: int, name: str) -> str | None:
+        loc = ("articles", index, "file")
+        if self.base_dir is None:
+            self.error(loc, "article files cannot be used here; put the text inline")
+            return None
+        base = self.base_dir.resolve()
+        path = (base / name).resolve()
+        if not path.is_relative_to(base):
+            self.error(loc, "the article file must be inside the bank file's folder")
+            return None
+        try:
+            if path.stat().st_size > self.max_bytes:
+                self.error(loc, f"article file is larger than {self.max_bytes:,} bytes")
+                return None
+            return path.read_bytes().decode("utf-8")
+        except OSError as exc:
+            self.error(loc, f"cannot read article file '{name}': {exc.strerror}")
+        except UnicodeDecodeError as exc:
+            self.error(loc, f"article file '{name}' is not valid UTF-8 (at byte {exc.start})")
+        return None
+
+    def _quizzes(self, articles: dict[str, BankArticle]) -> dict[str, BankQuiz]:
+        repeats = self._unique("quizzes", self.entries.quizzes)
+        quizzes = {}
+        for index, spec in enumerate(self.entries.quizzes):
+            if spec is None:
+                continue
+            if spec.article not in self.entries.declared["articles"]:
+                self.error(("quizzes", index, "article"), f"no article with id '{spec.article}' in this file")
+            if index in repeats or spec.article not in articles:
+                continue
+            quizzes[spec.id] = BankQuiz(
+                spec.id, spec.title, spec.description.strip(), spec.article, index,
+                spec.settings.questions_per_attempt, spec.settings.shuffle_choices,
+                spec.settings.time_limit,
+            )
+        return quizzes
+
+    def _questions(
+        self, quizzes: dict[str, BankQuiz], texts: dict[str, FoldedText]
+    ) -> tuple[BankQuestion, ...]:
+        repeats = self._unique("questions", self.entries.questions)
+        declared_quizzes = self.entries.declared["quizzes"]
+        only_quiz = next(iter(declared_quizzes)) if len(self.entries.quizzes) == 1 else None
+        positions: dict[str, int] = {}
+        questions = []
+        for index, spec in enumerate(self.entries.questions):
+            if spec is None:
+                continue
+            loc = ("questions", index)
+            quiz_slug = spec.quiz or only_quiz
+            if quiz_slug is None:
+                self.error((*loc, "id"), "say which quiz this question belongs to (quiz: ...)")
+            elif quiz_slug not in declared_quizzes:
+                self.error((*loc, "quiz"), f"no quiz with id '{quiz_slug}' in this file")
+            choices = self._choices(loc, spec)
+            article_slug = quizzes[quiz_slug].article_slug if quiz_slug in quizzes else None
+            quotes = self._quotes(loc, spec, texts.get(article_slug or ""), article_slug)
+            if index in repeats or choices is None or quotes is None or quiz_slug not in quizzes:
+                continue
+            positions[quiz_slug] = position = positions.get(quiz_slug, -1) + 1
+            questions.append(
+                BankQuestion(
+                    slug=spec.id, quiz_slug=quiz_slug, position=position, kind=spec.kind,
+                    difficulty=spec.difficulty, prompt=spec.prompt, choices=choices,
+                    explanation=spec.explanation, quotes=quotes, tags=tuple(spec.tags),
+                    time_limit=spec.time_limit,
+                )
+            )
+        return tuple(questions)
+
+    def _choices(self, loc: tuple, spec: QuestionSpec) -> tuple[BankChoice, ...] | None:
+        kind = KINDS[spec.kind]
+        if kind.fixed_choices is not None:
+            return self._fixed_choices(loc, spec, kind.fixed_choices)
+        if spec.choices is None:
+            self.error((*loc, "choices"), f"a {spec.kind} question needs 2 to 6 choices")
+            return None
+        problems = len(self.errors)
+        seen: dict[str, int] = {}
+        for index, text in enumerate(spec.choices):
+            key = fold(text).casefold()
+            if key in seen:
+                self.error((*loc, "choices", index), f"duplicate of choice {seen[key] + 1} ('{text}')")
+            seen.setdefault(key, index)
+        if isinstance(spec.correct, bool):
+            self.error((*loc, "correct"), "name the correct choice by its text (true/false is for true_false questions)")
+            return None
+        correct = [spec.correct] if isinstance(spec.correct, str) else spec.correct
+        for text in correct:
+            if text not in spec.choices:
+                close = difflib.get_close_matches(text, spec.choices, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                self.error((*loc, "correct"), f"'{text}' is not one of the choices{hint}")
+        if len(set(correct)) != len(correct):
+            self.error((*loc, "correct"), "a correct choice is listed twice")
+        if len(self.errors) > problems:
+            return None
+        message = kind.correct_count_error(len(correct), len(spec.choices))
+        if message:
+            self.error((*loc, "correct"), message)
+            return None
+        return tuple(BankChoice(text, text in correct) for text in spec.choices)
+
+    def _fixed_choices(self, loc: tuple, spec: QuestionSpec, fixed: tuple[str, ...]) -> tuple[BankChoice, ...] | None:
+        if spec.choices is not None and tuple(spec.choices) != fixed:
+            self.error((*loc, "choices"), f"{spec.kind} questions always have the choices {' and '.join(fixed)}; leave choices out")
+            return None
+        correct = spec.correct
+        if isinstance(correct, str) and correct.capitalize() in fixed:
+            correct = correct.capitalize() == fixed[0]
+        if not isinstance(correct, bool):
+            self.error((*loc, "correct"), f"a {spec.kind} question's answer is true or false")
+            return None
+        return (BankChoice(fixed[0], correct), BankChoice(fixed[1], not correct))
+
+    def _quotes(
+        self, loc: tuple, spec: QuestionSpec, text: FoldedText | None, article_slug: str | None
+    ) -> tuple[BankQuote, ...] | None:
+        if text is None:
+            return None  # the quiz or article is missing; that error is already reported
+        quotes = []
+        for index, quote in enumerate(spec.source):
+            span = text.find(quote)
+            if span is None:
+                found = text.longest_prefix_found(quote)
+                detail = f"; it matches up to \"{found[-40:]}\"" if len(found) >= 12 else ""
+                self.error((*loc, "source", index), f"quote not found in article '{article_slug}'{detail}")
+                continue
+            quotes.append(BankQuote(span.start, span.end, text.original[span.start : span.end]))
+        return tuple(quotes) if len(quotes) == len(spec.source) else None

@@ -1,0 +1,88 @@
+"""The shape of a bank file (version 1), checked by pydantic; unknown fields are refused.
+
+Rules that span several fields or entries (references, quotes, correct choices) are checked
+afterwards in :mod:`quiz.bank.loader`, where each error can name its exact place.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+from quiz.kinds import KINDS
+
+Identifier = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$"),
+]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Seconds = Annotated[int, Field(ge=5, le=240)]
+Difficulty = Literal["easy", "medium", "hard"]
+DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ArticleSpec(_Strict):
+    id: Identifier
+    title: Annotated[Text, StringConstraints(max_length=300)]
+    url: Annotated[str, StringConstraints(pattern=r"^https?://\S+$", max_length=2000)] | None = None
+    date: dt.date | None = None
+    #: The article inline, or ``file``: a path relative to the bank file. Exactly one of the two.
+    text: Text | None = None
+    file: Annotated[str, StringConstraints(min_length=1, max_length=500)] | None = None
+
+    @model_validator(mode="after")
+    def _text_or_file(self) -> ArticleSpec:
+        if (self.text is None) == (self.file is None):
+            raise ValueError("give the article's text or its file, not both or neither")
+        return self
+
+
+class QuizSettings(_Strict):
+    questions_per_attempt: Annotated[int, Field(ge=1, le=1000)] = 10
+    shuffle_choices: bool = True
+    time_limit: Seconds = 30
+
+
+class QuizSpec(_Strict):
+    id: Identifier
+    title: Annotated[Text, StringConstraints(max_length=200)]
+    description: str = ""
+    article: Identifier
+    settings: QuizSettings = QuizSettings()
+
+
+class QuestionSpec(_Strict):
+    id: Identifier
+    #: The quiz the question belongs to; may be left out when the file has a single quiz.
+    quiz: Identifier | None = None
+    kind: Literal[tuple(KINDS)] = "single"  # type: ignore[valid-type]
+    difficulty: Difficulty = "medium"
+    prompt: Annotated[Text, StringConstraints(max_length=1000)]
+    choices: Annotated[
+        list[Annotated[Text, StringConstraints(max_length=300)]], Field(min_length=2, max_length=6)
+    ] | None = None
+    #: The text of the correct choice, a list of them (multi), or true/false (true_false).
+    correct: Text | bool | Annotated[list[Text], Field(min_length=1)]
+    explanation: Annotated[Text, StringConstraints(max_length=2000)]
+    #: One or more verbatim quotes from the quiz's article.
+    source: Annotated[list[Annotated[Text, StringConstraints(max_length=2000)]], Field(min_length=1)]
+    tags: list[Identifier] = []
+    time_limit: Seconds | None = None
+
+    @field_validator("source", mode="before")
+    @classmethod
+    def _one_quote_as_list(cls, value: object) -> object:
+        return [value] if isinstance(value, str) else value
+
+
+class BankSpec(_Strict):
+    version: Literal[1]
+    articles: list[ArticleSpec] = []
+    quizzes: list[QuizSpec] = []
+    questions: list[QuestionSpec] = []

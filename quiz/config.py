@@ -1,0 +1,83 @@
+"""Configuration: defaults, then ``instance/config.py``, then ``QUIZ_*`` environment variables.
+
+``DATABASE_URL`` (unprefixed, as hosting platforms set it) selects the database; without it
+the app uses an SQLite file in the instance folder.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+#: Values that must never sign sessions in production.
+_WEAK_SECRET_KEYS = {"", "dev", "development", "secret", "changeme", "change-me", "default"}
+_MIN_SECRET_KEY_LENGTH = 32
+
+
+class ConfigError(RuntimeError):
+    """The configuration is unsafe or incomplete; the app refuses to start."""
+
+
+DEFAULTS = {
+    #: "production" requires QUIZ_SECRET_KEY and secure cookies; anything else is development.
+    "ENV": "development",
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+    "MAX_CONTENT_LENGTH": 1024 * 1024,
+    "MAX_FORM_MEMORY_SIZE": 256 * 1024,
+    "SESSION_COOKIE_NAME": "quiz_session",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_SECURE": False,
+    # The session holds only the player's random token: a year lets a phone keep its history.
+    "PERMANENT_SESSION_LIFETIME": 365 * 24 * 3600,
+    "WTF_CSRF_TIME_LIMIT": None,
+    "WTF_CSRF_SSL_STRICT": True,
+    #: Largest bank file the importer reads, in bytes.
+    "BANK_MAX_BYTES": 8 * 1024 * 1024,
+    #: Rows shown on a quiz's leaderboard.
+    "LEADERBOARD_SIZE": 50,
+}
+
+
+def configure(app: Flask, test_config: dict | None) -> None:
+    """Fill ``app.config`` from every source, in increasing order of precedence."""
+    app.config.from_mapping(DEFAULTS)
+    app.config.from_pyfile("config.py", silent=True)
+    if database_url := os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = database_url
+    app.config.from_prefixed_env("QUIZ")
+    if test_config:
+        app.config.from_mapping(test_config)
+    app.config.setdefault(
+        "SQLALCHEMY_DATABASE_URI", f"sqlite:///{Path(app.instance_path) / 'quiz.sqlite3'}"
+    )
+    if app.config["ENV"] == "production":
+        _require_production_settings(app)
+    elif not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _development_secret_key(Path(app.instance_path))
+
+
+def _require_production_settings(app: Flask) -> None:
+    key = app.config.get("SECRET_KEY") or ""
+    if key.lower() in _WEAK_SECRET_KEYS or len(key) < _MIN_SECRET_KEY_LENGTH:
+        raise ConfigError(
+            f"QUIZ_SECRET_KEY must be set to a random value of at least {_MIN_SECRET_KEY_LENGTH}"
+            ' characters in production, e.g. python -c "import secrets; print(secrets.token_urlsafe(48))"'
+        )
+    app.config["SESSION_COOKIE_SECURE"] = True
+
+
+def _development_secret_key(instance_path: Path) -> str:
+    """A random key kept in the instance folder, so sessions survive restarts of a dev server."""
+    path = instance_path / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        key = secrets.token_urlsafe(48)
+        instance_path.mkdir(parents=True, exist_ok=True)
+        path.touch(mode=0o600)
+        path.write_text(key)
+        return key

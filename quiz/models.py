@@ -1,0 +1,245 @@
+"""Storage: articles, quizzes, questions with immutable revisions, players and their answers.
+
+A question's wording lives in :class:`QuestionRevision`; editing a question in the bank adds a
+revision and moves :attr:`Question.current_revision_id`, so an answer keeps pointing at exactly
+what its player saw.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from quiz.extensions import db
+
+
+def utcnow() -> datetime:
+    """Naive UTC, the one time zone stored everywhere (SQLite keeps no offsets)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Article(db.Model):
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    #: The article's id in the bank file; stable across imports.
+    slug: so.Mapped[str] = so.mapped_column(sa.String(64), unique=True)
+    title: so.Mapped[str] = so.mapped_column(sa.String(300))
+    url: so.Mapped[str | None] = so.mapped_column(sa.String(2000))
+    published_on: so.Mapped[date | None]
+    #: Full text; source quotes store character offsets into it.
+    text: so.Mapped[str] = so.mapped_column(sa.Text)
+    #: Set when the article left the bank; kept so that old answers keep their sources.
+    retired_at: so.Mapped[datetime | None]
+
+    quizzes: so.WriteOnlyMapped[Quiz] = so.relationship(back_populates="article")
+
+
+class Quiz(db.Model):
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    slug: so.Mapped[str] = so.mapped_column(sa.String(64), unique=True)
+    title: so.Mapped[str] = so.mapped_column(sa.String(200))
+    description: so.Mapped[str] = so.mapped_column(sa.Text, default="")
+    article_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("article.id"), index=True)
+    #: Order on the home page: the quiz's place in the bank file.
+    position: so.Mapped[int] = so.mapped_column(default=0)
+    #: Length of a standard attempt; players may also choose "all questions".
+    questions_per_attempt: so.Mapped[int] = so.mapped_column(default=10)
+    shuffle_choices: so.Mapped[bool] = so.mapped_column(default=True)
+    #: Default seconds per question in timed play (live sessions).
+    time_limit: so.Mapped[int] = so.mapped_column(default=30)
+    retired_at: so.Mapped[datetime | None]
+
+    article: so.Mapped[Article] = so.relationship(back_populates="quizzes")
+    questions: so.Mapped[list[Question]] = so.relationship(
+        back_populates="quiz", order_by="Question.position"
+    )
+
+
+class Question(db.Model):
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    #: The question's id in the bank file; stable across edits.
+    slug: so.Mapped[str] = so.mapped_column(sa.String(64), unique=True)
+    quiz_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("quiz.id"), index=True)
+    #: Order within the quiz, as in the bank file.
+    position: so.Mapped[int] = so.mapped_column(default=0)
+    #: The revision new attempts get. Circular with QuestionRevision.question_id, hence use_alter.
+    current_revision_id: so.Mapped[int | None] = so.mapped_column(
+        sa.ForeignKey("question_revision.id", use_alter=True)
+    )
+    #: Set when the question left the bank: hidden from new play, never deleted.
+    retired_at: so.Mapped[datetime | None]
+
+    quiz: so.Mapped[Quiz] = so.relationship(back_populates="questions")
+    current_revision: so.Mapped[QuestionRevision | None] = so.relationship(
+        foreign_keys=[current_revision_id], post_update=True
+    )
+    revisions: so.Mapped[list[QuestionRevision]] = so.relationship(
+        foreign_keys="QuestionRevision.question_id",
+        back_populates="question",
+        order_by="QuestionRevision.number",
+    )
+
+
+class QuestionRevision(db.Model):
+    """One immutable version of a question's wording, choices and sources."""
+
+    __tablename__ = "question_revision"
+    __table_args__ = (sa.UniqueConstraint("question_id", "number"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    question_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question.id"))
+    #: 1 for the first version, then 2, 3, ...
+    number: so.Mapped[int]
+    #: A key of :data:`quiz.kinds.KINDS`.
+    kind: so.Mapped[str] = so.mapped_column(sa.String(16))
+    prompt: so.Mapped[str] = so.mapped_column(sa.Text)
+    explanation: so.Mapped[str] = so.mapped_column(sa.Text)
+    difficulty: so.Mapped[str] = so.mapped_column(sa.String(8))
+    #: Seconds; None falls back to the quiz's time limit.
+    time_limit: so.Mapped[int | None]
+    tags: so.Mapped[list[str]] = so.mapped_column(sa.JSON, default=list)
+    #: SHA-256 of the revision's content; an import compares it to tell "changed" from "unchanged".
+    fingerprint: so.Mapped[str] = so.mapped_column(sa.String(64))
+    created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+
+    question: so.Mapped[Question] = so.relationship(
+        foreign_keys=[question_id], back_populates="revisions"
+    )
+    choices: so.Mapped[list[Choice]] = so.relationship(
+        back_populates="revision", order_by="Choice.position"
+    )
+    quotes: so.Mapped[list[SourceQuote]] = so.relationship(
+        back_populates="revision", order_by="SourceQuote.position"
+    )
+
+
+class Choice(db.Model):
+    __table_args__ = (sa.UniqueConstraint("revision_id", "position"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    revision_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question_revision.id"))
+    #: 0-based place in the bank file; bit ``1 << position`` in :attr:`Answer.selected_mask`.
+    position: so.Mapped[int]
+    text: so.Mapped[str] = so.mapped_column(sa.Text)
+    is_correct: so.Mapped[bool]
+
+    revision: so.Mapped[QuestionRevision] = so.relationship(back_populates="choices")
+
+
+class SourceQuote(db.Model):
+    """A verbatim passage of the article that supports a revision's answer."""
+
+    __tablename__ = "source_quote"
+    __table_args__ = (sa.UniqueConstraint("revision_id", "position"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    revision_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question_revision.id"))
+    #: 0-based place among the revision's quotes; part of the stable reader anchor.
+    position: so.Mapped[int]
+    #: Character offsets of the passage in :attr:`Article.text` when the revision was made.
+    span_start: so.Mapped[int]
+    span_end: so.Mapped[int]
+    #: The article's own characters at that span, kept in case the article text changes later.
+    excerpt: so.Mapped[str] = so.mapped_column(sa.Text)
+
+    revision: so.Mapped[QuestionRevision] = so.relationship(back_populates="quotes")
+
+
+class Player(db.Model):
+    """Someone playing without an account, recognised by a random token in their session."""
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    token: so.Mapped[str] = so.mapped_column(sa.String(64), unique=True)
+    #: Shown on leaderboards; players without one are left off them.
+    nickname: so.Mapped[str | None] = so.mapped_column(sa.String(20))
+    created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+
+
+class Attempt(db.Model):
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    #: Random id used in URLs, so attempts cannot be enumerated.
+    public_id: so.Mapped[str] = so.mapped_column(sa.String(32), unique=True)
+    player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("player.id"), index=True)
+    quiz_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("quiz.id"), index=True)
+    #: Seeds the per-attempt choice order, which must not change across reloads.
+    shuffle_seed: so.Mapped[int] = so.mapped_column(sa.BigInteger)
+    #: The difficulty filter the player chose, or None for all.
+    difficulty: so.Mapped[str | None] = so.mapped_column(sa.String(8))
+    #: The attempt whose missed questions this one retries; retries stay off leaderboards.
+    retry_of_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("attempt.id"))
+    question_count: so.Mapped[int]
+    #: Kept up to date by each answer so results and leaderboards need no aggregate.
+    answered_count: so.Mapped[int] = so.mapped_column(default=0)
+    score: so.Mapped[int] = so.mapped_column(default=0)
+    started_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    finished_at: so.Mapped[datetime | None]
+    #: Milliseconds from start to the last answer, set when finished.
+    duration_ms: so.Mapped[int | None]
+
+    player: so.Mapped[Player] = so.relationship()
+    quiz: so.Mapped[Quiz] = so.relationship()
+    slots: so.Mapped[list[AttemptQuestion]] = so.relationship(
+        back_populates="attempt", order_by="AttemptQuestion.position"
+    )
+
+
+class AttemptQuestion(db.Model):
+    """The questions an attempt asks, in order, each pinned to the revision it started with."""
+
+    __tablename__ = "attempt_question"
+    __table_args__ = (sa.UniqueConstraint("attempt_id", "question_id"),)
+
+    attempt_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("attempt.id"), primary_key=True)
+    #: 1-based, as in "Question 3 of 10".
+    position: so.Mapped[int] = so.mapped_column(primary_key=True)
+    question_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question.id"))
+    revision_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question_revision.id"))
+    #: First time the question page was shown; the answer's time is measured from here.
+    shown_at: so.Mapped[datetime | None]
+
+    attempt: so.Mapped[Attempt] = so.relationship(back_populates="slots")
+    question: so.Mapped[Question] = so.relationship()
+    revision: so.Mapped[QuestionRevision] = so.relationship()
+
+
+class Answer(db.Model):
+    # One answer per attempt and question, whatever the number of tabs or clicks.
+    __table_args__ = (sa.UniqueConstraint("attempt_id", "question_id"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    attempt_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("attempt.id"))
+    question_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question.id"))
+    #: The exact revision answered; statistics group by it.
+    revision_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question_revision.id"), index=True)
+    #: Bit ``1 << Choice.position`` set for every choice picked.
+    selected_mask: so.Mapped[int]
+    is_correct: so.Mapped[bool]
+    points: so.Mapped[int]
+    answered_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    #: Milliseconds from the question first shown to the answer; None if never measured.
+    elapsed_ms: so.Mapped[int | None]
+
+
+class BestScore(db.Model):
+    """Each player's best finished attempt per quiz, maintained as attempts finish.
+
+    Reading a leaderboard is then an index scan whose cost does not grow with the number of
+    answers stored.
+    """
+
+    __tablename__ = "best_score"
+    __table_args__ = (
+        # Ranking order: score, then time taken, then who finished first.
+        sa.Index("ix_best_score_ranking", "quiz_id", "score", "duration_ms", "finished_at"),
+    )
+
+    quiz_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("quiz.id"), primary_key=True)
+    player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("player.id"), primary_key=True)
+    attempt_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("attempt.id"))
+    score: so.Mapped[int]
+    question_count: so.Mapped[int]
+    duration_ms: so.Mapped[int]
+    finished_at: so.Mapped[datetime]
+
+    player: so.Mapped[Player] = so.relationship()

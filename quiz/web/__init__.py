@@ -1,0 +1,1 @@
+"""The web face of the app: blueprints with thin views over the domain modules."""

@@ -1,0 +1,173 @@
+"""Solo play pages: home, quiz, questions with feedback, results, leaderboard, nickname."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+
+from quiz import play
+from quiz.extensions import db
+from quiz.forms import AnswerForm, ConfirmForm, NicknameForm, StartAttemptForm
+from quiz.models import Attempt
+from quiz.web.players import current_player
+
+bp = Blueprint("play", __name__)
+
+
+@bp.get("/")
+def home():
+    return render_template("play/home.html", quizzes=play.list_quizzes(db.session))
+
+
+@bp.get("/quizzes/<slug>")
+def quiz(slug: str):
+    quiz = play.quiz_by_slug(db.session, slug) or abort(404)
+    return _render_quiz(quiz, StartAttemptForm())
+
+
+def _render_quiz(quiz, form: StartAttemptForm, status: int = 200):
+    player = current_player()
+    counts = play.difficulty_counts(db.session, quiz)
+    best = play.personal_best(db.session, quiz, player)
+    return (
+        render_template(
+            "play/quiz.html",
+            quiz=quiz,
+            form=form,
+            counts=counts,
+            total=sum(counts.values()),
+            unfinished=play.unfinished_attempt(db.session, player, quiz),
+            best=best,
+        ),
+        status,
+    )
+
+
+@bp.post("/quizzes/<slug>/attempts")
+def start(slug: str):
+    quiz = play.quiz_by_slug(db.session, slug) or abort(404)
+    form = StartAttemptForm()
+    if not form.validate():
+        return _render_quiz(quiz, form, 422)
+    try:
+        attempt = play.start_attempt(
+            db.session,
+            current_player(create=True),
+            quiz,
+            length=form.length.data,
+            difficulty=form.difficulty.data or None,
+        )
+    except play.NoQuestions:
+        form.difficulty.errors = ["No question of this difficulty yet. Choose another."]
+        return _render_quiz(quiz, form, 422)
+    db.session.commit()
+    return redirect(url_for(".question", public_id=attempt.public_id, position=1), 303)
+
+
+def _owned_attempt(public_id: str) -> Attempt:
+    return play.attempt_for_player(db.session, public_id, current_player()) or abort(404)
+
+
+def _continue(attempt: Attempt):
+    position = play.next_position(attempt)
+    if position is None:
+        return redirect(url_for(".results", public_id=attempt.public_id), 303)
+    return redirect(url_for(".question", public_id=attempt.public_id, position=position), 303)
+
+
+@bp.get("/attempts/<public_id>")
+def resume(public_id: str):
+    return _continue(_owned_attempt(public_id))
+
+
+@bp.route("/attempts/<public_id>/questions/<int:position>", methods=["GET", "POST"])
+def question(public_id: str, position: int):
+    attempt = _owned_attempt(public_id)
+    slot = play.load_slot(db.session, attempt, position) or abort(404)
+    answer = play.answer_for(db.session, attempt, slot)
+    if answer is not None:
+        if request.method == "POST":  # answered already: show the first answer's feedback
+            return redirect(request.path, 303)
+        return render_template(
+            "play/feedback.html", attempt=attempt, feedback=play.feedback(attempt, slot, answer)
+        )
+    if position != play.next_position(attempt):
+        return _continue(attempt)
+
+    asked = play.ask(db.session, attempt, slot)
+    form = AnswerForm.for_choices(len(asked.choices), asked.multiple)
+    if request.method == "POST":
+        if form.validate():
+            play.submit_answer(db.session, attempt, slot, form.picked)
+            db.session.commit()
+            return redirect(request.path, 303)
+        db.session.commit()
+        return render_template("play/question.html", asked=asked, form=form), 422
+    db.session.commit()
+    return render_template("play/question.html", asked=asked, form=form)
+
+
+@bp.get("/attempts/<public_id>/results")
+def results(public_id: str):
+    attempt = _owned_attempt(public_id)
+    if attempt.finished_at is None:
+        return _continue(attempt)
+    return render_template(
+        "play/results.html",
+        results=play.results(db.session, attempt),
+        retry_form=ConfirmForm(),
+        nickname_form=NicknameForm(nickname=current_player().nickname),
+    )
+
+
+@bp.post("/attempts/<public_id>/retry")
+def retry(public_id: str):
+    attempt = _owned_attempt(public_id)
+    if not ConfirmForm().validate() or attempt.finished_at is None:
+        abort(400)
+    retry_attempt = play.retry_missed(db.session, attempt)
+    if retry_attempt is None:
+        flash("Nothing to retry: every question was answered correctly.")
+        return redirect(url_for(".results", public_id=public_id), 303)
+    db.session.commit()
+    return redirect(url_for(".question", public_id=retry_attempt.public_id, position=1), 303)
+
+
+@bp.get("/quizzes/<slug>/leaderboard")
+def leaderboard(slug: str):
+    quiz = play.quiz_by_slug(db.session, slug) or abort(404)
+    player = current_player()
+    best = play.personal_best(db.session, quiz, player)
+    return render_template(
+        "play/leaderboard.html",
+        quiz=quiz,
+        rows=play.leaderboard(db.session, quiz, current_app.config["LEADERBOARD_SIZE"]),
+        player=player,
+        best=best,
+    )
+
+
+@bp.route("/player", methods=["GET", "POST"])
+def player():
+    player = current_player()
+    form = NicknameForm(nickname=player.nickname if player else None)
+    back = _local_path(request.values.get("next"))
+    if request.method == "POST":
+        if not form.validate():
+            return render_template("play/player.html", form=form, back=back), 422
+        play.set_nickname(db.session, current_player(create=True), form.nickname.data)
+        db.session.commit()
+        flash("Nickname saved." if form.nickname.data else "Nickname removed: you are off the leaderboards.")
+        return redirect(back or url_for(".player"), 303)
+    return render_template("play/player.html", form=form, back=back)
+
+
+def _local_path(target: str | None) -> str | None:
+    """``target`` if it is a path on this site; anything else could send the player away."""
+    if not target:
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return None
+    return target

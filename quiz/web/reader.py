@@ -1,0 +1,20 @@
+"""The article reader page."""
+
+from flask import Blueprint, abort, render_template, request
+
+from quiz import reading
+from quiz.extensions import db
+
+bp = Blueprint("reader", __name__)
+
+
+@bp.get("/articles/<slug>")
+def article(slug: str):
+    article = reading.article_by_slug(db.session, slug) or abort(404)
+    highlight = request.args.get("highlight")
+    return render_template(
+        "reader/article.html",
+        article=article,
+        paragraphs=reading.read(db.session, article, highlight),
+        highlight=highlight,
+    )

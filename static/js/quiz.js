@@ -1,0 +1,40 @@
+// Keyboard play: number keys pick a choice, Enter submits, and Enter on feedback goes on.
+// Everything works without this file; it only adds shortcuts.
+(function () {
+  "use strict";
+
+  function isTyping(target) {
+    return target && (target.tagName === "INPUT" && target.type === "text" || target.tagName === "TEXTAREA" || target.tagName === "SELECT");
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form[data-keyboard-choices]");
+    if (form) {
+      var hint = form.querySelector(".keyboard-hint");
+      if (hint) { hint.hidden = false; }
+      var inputs = form.querySelectorAll('input[name="choice"]');
+      document.addEventListener("keydown", function (event) {
+        if (event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) { return; }
+        var number = parseInt(event.key, 10);
+        if (number >= 1 && number <= inputs.length) {
+          var input = inputs[number - 1];
+          input.checked = input.type === "checkbox" ? !input.checked : true;
+          input.focus();
+          event.preventDefault();
+        } else if (event.key === "Enter" && event.target.tagName !== "BUTTON" && event.target.tagName !== "A") {
+          event.preventDefault();
+          form.requestSubmit();
+        }
+      });
+    }
+    var next = document.querySelector("a[data-next]");
+    if (next) {
+      document.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" && !isTyping(event.target) && event.target.tagName !== "A" && event.target.tagName !== "BUTTON") {
+          event.preventDefault();
+          next.click();
+        }
+      });
+    }
+  });
+})();

@@ -1,0 +1,245 @@
+"""Solo play's domain functions, called directly with a database session (no HTTP)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import threading
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from quiz import play
+from quiz.bank import load_bank
+from quiz.bank.importer import import_bank
+from quiz.extensions import db
+from quiz.models import Answer, Attempt, BestScore, Player, utcnow
+from quiz.paths import bundled_bank
+
+
+@pytest.fixture
+def quiz(bundled, app_ctx):
+    return play.quiz_by_slug(db.session, "kiss-and-cry")
+
+
+@pytest.fixture
+def new_player(app_ctx):
+    def create(nickname: str | None = None):
+        player = play.create_player(db.session)
+        play.set_nickname(db.session, player, nickname)
+        return player
+
+    return create
+
+
+def correct_numbers(attempt, slot) -> list[int]:
+    """The on-screen numbers of the correct choices, as a player who knows would pick them."""
+    order = play.displayed_order(attempt, slot)
+    return [number for number, choice in enumerate(order, 1) if choice.is_correct]
+
+
+def wrong_numbers(attempt, slot) -> list[int]:
+    order = play.displayed_order(attempt, slot)
+    return [next(number for number, choice in enumerate(order, 1) if not choice.is_correct)]
+
+
+def play_through(attempt, *, right: int, now=None) -> None:
+    """Answer every question of ``attempt``, the first ``right`` of them correctly."""
+    for position in range(1, attempt.question_count + 1):
+        slot = play.load_slot(db.session, attempt, position)
+        play.ask(db.session, attempt, slot, now=now)
+        picked = correct_numbers(attempt, slot) if position <= right else wrong_numbers(attempt, slot)
+        assert play.submit_answer(db.session, attempt, slot, picked, now=now)
+
+
+def test_standard_attempt_asks_the_quiz_length_of_distinct_questions(quiz, new_player):
+    attempt = play.start_attempt(db.session, new_player(), quiz, rng=random.Random(1))
+    question_ids = [slot.question_id for slot in attempt.slots]
+    assert attempt.question_count == quiz.questions_per_attempt == len(question_ids)
+    assert len(set(question_ids)) == len(question_ids)
+
+
+def test_all_length_asks_every_active_question(quiz, new_player):
+    total = sum(play.difficulty_counts(db.session, quiz).values())
+    attempt = play.start_attempt(db.session, new_player(), quiz, length=play.LENGTH_ALL)
+    assert attempt.question_count == total >= 30
+
+
+def test_difficulty_filter_asks_only_that_difficulty(quiz, new_player):
+    attempt = play.start_attempt(db.session, new_player(), quiz, length=play.LENGTH_ALL, difficulty="hard")
+    assert attempt.question_count == play.difficulty_counts(db.session, quiz)["hard"]
+    assert {slot.revision.difficulty for slot in attempt.slots} == {"hard"}
+
+
+def test_an_attempt_with_no_matching_question_is_refused(quiz, new_player):
+    with pytest.raises(play.NoQuestions):
+        play.start_attempt(db.session, new_player(), quiz, difficulty="impossible")
+
+
+def test_choice_order_is_shuffled_per_attempt_and_stable_across_reloads(quiz, new_player):
+    player = new_player()
+    first = play.start_attempt(db.session, player, quiz, length=play.LENGTH_ALL, rng=random.Random(1))
+    second = play.start_attempt(db.session, player, quiz, length=play.LENGTH_ALL, rng=random.Random(2))
+
+    def orders(attempt):
+        return {
+            slot.question_id: [choice.id for choice in play.displayed_order(attempt, slot)]
+            for slot in attempt.slots
+        }
+
+    assert orders(first) == orders(first)
+    assert orders(first) != orders(second)
+    canonical = {slot.question_id: [choice.id for choice in slot.revision.choices] for slot in first.slots}
+    assert orders(first) != canonical
+
+
+def test_a_right_answer_scores_a_point_and_points_at_its_revision(quiz, new_player):
+    attempt = play.start_attempt(db.session, new_player(), quiz)
+    slot = play.load_slot(db.session, attempt, 1)
+    assert play.submit_answer(db.session, attempt, slot, correct_numbers(attempt, slot))
+    answer = play.answer_for(db.session, attempt, slot)
+    assert (answer.is_correct, answer.points, answer.revision_id) == (True, 1, slot.revision_id)
+    assert (attempt.score, attempt.answered_count) == (1, 1)
+
+
+def test_answering_twice_records_the_first_answer_only(quiz, new_player):
+    attempt = play.start_attempt(db.session, new_player(), quiz)
+    slot = play.load_slot(db.session, attempt, 1)
+    assert play.submit_answer(db.session, attempt, slot, wrong_numbers(attempt, slot))
+    assert not play.submit_answer(db.session, attempt, slot, correct_numbers(attempt, slot))
+    answers = db.session.scalars(sa.select(Answer).where(Answer.attempt_id == attempt.id)).all()
+    assert [answer.is_correct for answer in answers] == [False]
+    assert (attempt.score, attempt.answered_count) == (0, 1)
+
+
+def test_a_choice_number_off_the_screen_is_refused(quiz, new_player):
+    attempt = play.start_attempt(db.session, new_player(), quiz)
+    slot = play.load_slot(db.session, attempt, 1)
+    with pytest.raises(ValueError):
+        play.submit_answer(db.session, attempt, slot, [len(slot.revision.choices) + 1])
+
+
+def test_multi_questions_need_exactly_the_correct_set(quiz, new_player):
+    attempt = play.start_attempt(db.session, new_player(), quiz, length=play.LENGTH_ALL)
+    multi = [slot for slot in attempt.slots if slot.revision.kind == "multi"]
+    assert len(multi) >= 2
+    first, second = multi[:2]
+    partial = correct_numbers(attempt, first)[:1]
+    play.submit_answer(db.session, attempt, first, partial)
+    play.submit_answer(db.session, attempt, second, correct_numbers(attempt, second))
+    assert not play.answer_for(db.session, attempt, first).is_correct
+    assert play.answer_for(db.session, attempt, second).is_correct
+
+
+def test_time_to_answer_is_measured_from_the_first_showing(quiz, new_player):
+    attempt = play.start_attempt(db.session, new_player(), quiz)
+    slot = play.load_slot(db.session, attempt, 1)
+    shown = utcnow()
+    play.ask(db.session, attempt, slot, now=shown)
+    play.ask(db.session, attempt, slot, now=shown + timedelta(seconds=3))  # a reload
+    play.submit_answer(db.session, attempt, slot, [1], now=shown + timedelta(seconds=7))
+    assert play.answer_for(db.session, attempt, slot).elapsed_ms == 7000
+
+
+def test_finishing_records_duration_and_best_score(quiz, new_player):
+    player = new_player("Ana")
+    attempt = play.start_attempt(db.session, player, quiz)
+    play_through(attempt, right=6)
+    assert attempt.finished_at is not None and attempt.duration_ms is not None
+    assert play.next_position(attempt) is None
+    best = play.personal_best(db.session, quiz, player)
+    assert (best.attempt_id, best.score) == (attempt.id, 6)
+
+
+def test_a_worse_attempt_keeps_the_best_and_a_better_one_replaces_it(quiz, new_player):
+    player = new_player("Ana")
+    good = play.start_attempt(db.session, player, quiz)
+    play_through(good, right=7)
+    worse = play.start_attempt(db.session, player, quiz)
+    play_through(worse, right=3)
+    assert play.personal_best(db.session, quiz, player).attempt_id == good.id
+    better = play.start_attempt(db.session, player, quiz)
+    play_through(better, right=9)
+    assert play.personal_best(db.session, quiz, player).attempt_id == better.id
+    assert db.session.scalar(sa.select(sa.func.count()).select_from(BestScore)) == 1
+
+
+def test_retry_asks_only_the_missed_questions_and_stays_off_the_leaderboard(quiz, new_player):
+    player = new_player("Ana")
+    attempt = play.start_attempt(db.session, player, quiz)
+    play_through(attempt, right=6)
+    missed = {slot.question_id for slot in attempt.slots[6:]}
+    retry = play.retry_missed(db.session, attempt)
+    assert {slot.question_id for slot in retry.slots} == missed
+    assert retry.retry_of_id == attempt.id
+    play_through(retry, right=4)
+    assert play.personal_best(db.session, quiz, player).attempt_id == attempt.id
+    assert play.retry_missed(db.session, retry) is None
+
+
+def test_leaderboard_ranks_by_score_then_time_then_finish_and_lists_named_players_only(quiz, new_player):
+    start = utcnow()
+    entries = [("slow", 8, 50), ("fast", 8, 20), ("top", 9, 90), ("low", 2, 5), (None, 10, 1)]
+    for nickname, right, seconds in entries:
+        attempt = play.start_attempt(db.session, new_player(nickname), quiz)
+        attempt.started_at = start
+        play_through(attempt, right=right, now=start + timedelta(seconds=seconds))
+    tie = play.start_attempt(db.session, new_player("tie-later"), quiz)
+    tie.started_at = start + timedelta(seconds=30)
+    play_through(tie, right=8, now=start + timedelta(seconds=50))  # same 20 s as "fast", later
+
+    rows = play.leaderboard(db.session, quiz)
+    assert [(row.rank, row.nickname, row.score) for row in rows] == [
+        (1, "top", 9), (2, "fast", 8), (3, "tie-later", 8), (4, "slow", 8), (5, "low", 2)
+    ]
+    best = play.personal_best(db.session, quiz, db.session.get(Player, tie.player_id))
+    assert play.rank_of(db.session, best) == 3
+
+
+def test_an_edited_question_keeps_old_attempts_on_their_revision(quiz, new_player, tmp_path):
+    attempt = play.start_attempt(db.session, new_player(), quiz, length=play.LENGTH_ALL)
+    slot = play.load_slot(db.session, attempt, 1)
+    old_revision = slot.revision_id
+    edited = bundled_bank().read_text().replace(slot.revision.prompt, slot.revision.prompt + " (edited)")
+    shutil.copytree(bundled_bank().parent / "articles", tmp_path / "articles")
+    (tmp_path / "edited.yaml").write_text(edited)
+
+    import_bank(db.session, load_bank(tmp_path / "edited.yaml"))
+    play.submit_answer(db.session, attempt, slot, [1])
+
+    assert play.answer_for(db.session, attempt, slot).revision_id == old_revision
+    assert slot.question.current_revision_id != old_revision
+
+
+def test_simultaneous_submissions_record_one_answer(bundled, tmp_path):
+    """Two threads with their own connections answer the same question at the same instant."""
+    with bundled.app_context():
+        player = play.create_player(db.session)
+        attempt = play.start_attempt(db.session, player, play.quiz_by_slug(db.session, "kiss-and-cry"))
+        public_id, token = attempt.public_id, player.token
+        db.session.commit()
+
+    barrier = threading.Barrier(4)
+    outcomes: list[bool] = []
+
+    def submit():
+        with bundled.app_context():
+            player = play.player_by_token(db.session, token)
+            attempt = play.attempt_for_player(db.session, public_id, player)
+            slot = play.load_slot(db.session, attempt, 1)
+            barrier.wait()
+            outcomes.append(play.submit_answer(db.session, attempt, slot, correct_numbers(attempt, slot)))
+            db.session.commit()
+
+    threads = [threading.Thread(target=submit) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    with bundled.app_context():
+        attempt = db.session.scalar(sa.select(Attempt).where(Attempt.public_id == public_id))
+        assert sorted(outcomes) == [False, False, False, True]
+        assert (attempt.answered_count, attempt.score) == (1, 1)
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Answer)) == 1
