@@ -202,7 +202,7 @@ def attempt_for_player(session: so.Session, public_id: str, player: Player | Non
     return session.scalar(
         sa.select(Attempt)
         .where(Attempt.public_id == public_id, Attempt.player_id == player.id)
-        .options(so.joinedload(Attempt.quiz).joinedload(Quiz.article))
+        .options(so.joinedload(Attempt.quiz))
     )
 
 

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from quiz.bank.errors import BankError, BankInvalid
 from quiz.bank.quotes import FoldedText, fold
-from quiz.bank.schema import ArticleSpec, BankSpec, QuestionSpec, QuizSpec
+from quiz.bank.schema import ArticleSpec, BankSpec, QuestionSpec, QuizSettings, QuizSpec
 from quiz.bank.yamlfile import Document, parse_yaml, plain
 from quiz.kinds import KINDS
 
@@ -113,7 +113,7 @@ def parse_bank(
         BankSpec.model_validate(data)
     except ValidationError as exc:
         errors = _schema_errors(document, exc)
-        if not isinstance(data, dict) or data.get("version") != 1:
+        if not isinstance(data, dict) or not _is_version_1(data.get("version")):
             raise BankInvalid(errors) from None
     else:
         errors = []
@@ -126,6 +126,10 @@ def parse_bank(
         declared={section: _declared_ids(data.get(section)) for section in ("articles", "quizzes")},
     )
     return _Resolver(document, entries, base_dir, max_bytes, errors).resolve()
+
+
+def _is_version_1(value: Any) -> bool:
+    return type(value) is int and value == 1  # True == 1 in Python, but is no version
 
 
 @dataclass
@@ -143,7 +147,12 @@ class _Entries:
 def _declared_ids(items: Any) -> set[Any]:
     if not isinstance(items, list):
         return set()
-    return {item.get("id") for item in items if isinstance(item, dict)}
+    # An id that is not text is already a schema error; it still counts as an entry.
+    return {
+        identifier if isinstance(identifier := item.get("id"), str) else None
+        for item in items
+        if isinstance(item, dict)
+    }
 
 
 def _valid_entries(model: type[Any], items: Any) -> list[Any]:
@@ -190,6 +199,7 @@ _FIELDS = {
     (): BankSpec.model_fields,
     ("articles",): ArticleSpec.model_fields,
     ("quizzes",): QuizSpec.model_fields,
+    ("quizzes", "settings"): QuizSettings.model_fields,
     ("questions",): QuestionSpec.model_fields,
 }
 
@@ -203,11 +213,14 @@ def _message(data: Any, loc: tuple[str | int, ...], error: dict[str, Any]) -> st
         return f"unknown field '{field}'{hint}"
     if error["type"] == "missing":
         return "required field is missing"
+    if loc == ("version",):
+        return "must be 1, the only version of the format"
     if loc and loc[-1] == "correct":
         return "must be a choice's text, a list of choice texts, or true/false"
     if error["type"] == "string_pattern_mismatch" and loc and (loc[-1] == "id" or "tags" in loc):
         return "must be lowercase letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
-    return error["msg"][0].lower() + error["msg"][1:]
+    message = error["msg"].removeprefix("Value error, ")
+    return message[0].lower() + message[1:]
 
 
 class _Resolver:
@@ -305,7 +318,7 @@ class _Resolver:
     ) -> tuple[BankQuestion, ...]:
         repeats = self._unique("questions", self.entries.questions)
         declared_quizzes = self.entries.declared["quizzes"]
-        only_quiz = next(iter(declared_quizzes)) if len(self.entries.quizzes) == 1 else None
+        only_quiz = next(iter(declared_quizzes), None) if len(self.entries.quizzes) == 1 else None
         positions: dict[str, int] = {}
         questions = []
         for index, spec in enumerate(self.entries.questions):

@@ -9,7 +9,15 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from quiz.kinds import KINDS
 
@@ -68,7 +76,7 @@ class QuestionSpec(_Strict):
         list[Annotated[Text, StringConstraints(max_length=300)]], Field(min_length=2, max_length=6)
     ] | None = None
     #: The text of the correct choice, a list of them (multi), or true/false (true_false).
-    correct: Text | bool | Annotated[list[Text], Field(min_length=1)]
+    correct: Text | StrictBool | Annotated[list[Text], Field(min_length=1)]
     explanation: Annotated[Text, StringConstraints(max_length=2000)]
     #: One or more verbatim quotes from the quiz's article.
     source: Annotated[list[Annotated[Text, StringConstraints(max_length=2000)]], Field(min_length=1)]
@@ -82,7 +90,15 @@ class QuestionSpec(_Strict):
 
 
 class BankSpec(_Strict):
-    version: Literal[1]
+    version: Annotated[int, Field(strict=True)]
+
+    @field_validator("version")
+    @classmethod
+    def _known_version(cls, value: int) -> int:
+        if value != 1:
+            raise ValueError("must be 1")
+        return value
+
     articles: list[ArticleSpec] = []
     quizzes: list[QuizSpec] = []
     questions: list[QuestionSpec] = []

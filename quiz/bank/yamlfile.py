@@ -69,7 +69,9 @@ class Document:
 
 def _position_of_byte(raw: bytes, offset: int) -> tuple[int, int]:
     line_start = raw.rfind(b"\n", 0, offset) + 1
-    return raw.count(b"\n", 0, offset) + 1, offset - line_start + 1
+    # Columns count characters, as in every other error; the bytes before the bad one are valid.
+    column = len(raw[line_start:offset].decode("utf-8")) + 1
+    return raw.count(b"\n", 0, offset) + 1, column
 
 
 def parse_yaml(raw: bytes, file: str, *, max_bytes: int) -> Document:
@@ -91,6 +93,8 @@ def parse_yaml(raw: bytes, file: str, *, max_bytes: int) -> Document:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or exc.context or "invalid YAML"
+        if "maximum depth" in problem:
+            problem = f"nested more than {MAX_DEPTH} levels deep"
         if "duplicate key" in problem or "found duplicate key" in str(exc):
             problem = "duplicate key " + _duplicate_key_name(str(exc))
         raise BankInvalid([BankError(file, line, column, "", problem)]) from None
