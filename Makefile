@@ -1,12 +1,13 @@
 # make run   - install into .venv, migrate, import questions.yaml, serve on http://127.0.0.1:5000
 # make test  - install with the test extras into .venv and run the whole suite
+# make serve - the production server (needs QUIZ_SECRET_KEY)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test check clean
+.PHONY: run serve test check clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -25,6 +26,12 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/quiz init
 	$(BIN)/quiz run --host $(HOST) --port $(PORT)
+
+# The production server: gunicorn as configured in quiz/gunicorn_config.py.
+serve: $(VENV)/.installed
+	@test -n "$$QUIZ_SECRET_KEY" || { echo "Set QUIZ_SECRET_KEY first (see README: Running in production)"; exit 1; }
+	$(BIN)/quiz init
+	$(BIN)/quiz serve
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest

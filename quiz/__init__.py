@@ -5,10 +5,11 @@ from __future__ import annotations
 from flask import Flask
 
 from quiz import cli, config
-from quiz.extensions import csrf, db, migrate
+from quiz.extensions import csrf, db, limiter, login_manager, migrate
 from quiz.paths import resource
 # Aliased so that the package attribute ``quiz.play`` stays the domain module.
-from quiz.web import errors, reader, security
+from quiz.web import auth, errors, reader, security
+from quiz.web import live as live_pages
 from quiz.web import play as play_pages
 
 
@@ -24,9 +25,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(resource("migrations")))
     csrf.init_app(app)
+    login_manager.init_app(app)
+    limiter.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     app.register_blueprint(play_pages.bp)
     app.register_blueprint(reader.bp)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(live_pages.bp)
     cli.init_app(app)
     return app

@@ -1,19 +1,23 @@
-"""The command line: ``quiz check|import|init``, also available as ``flask --app quiz ...``."""
+"""The command line: ``quiz check|import|init|users``, also available as ``flask --app quiz ...``."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 from flask_migrate import upgrade
 
+from quiz import accounts
 from quiz.bank import Bank, BankInvalid, load_bank
 from quiz.bank.importer import import_bank
 from quiz.bank.loader import MAX_BANK_BYTES
 from quiz.extensions import db
+from quiz.models import User
 from quiz.paths import bundled_bank, resource
 
 #: Banks with at least this many questions show a progress bar while importing.
@@ -90,8 +94,107 @@ def init_command() -> None:
     _import(bank, dry_run=False)
 
 
+@click.group("users")
+def users_group() -> None:
+    """Teacher and admin accounts. Players need none."""
+
+
+def _read_password(from_stdin: bool) -> str:
+    if from_stdin:
+        # One line, so that ``echo "$PASSWORD" | quiz users create ...`` works.
+        return sys.stdin.readline().rstrip("\r\n")
+    return click.prompt("Password", hide_input=True, confirmation_prompt=True)
+
+
+def _fail(message: str) -> NoReturn:
+    db.session.rollback()
+    click.echo(message, err=True)
+    sys.exit(1)
+
+
+def _existing_user(username: str) -> User:
+    user = accounts.user_by_username(db.session, username)
+    if user is None:
+        _fail(f"No user named {accounts.normalize_username(username)!r}.")
+    return user
+
+
+_password_stdin_option = click.option(
+    "--password-stdin", is_flag=True, help="Read the password from the first line of standard input."
+)
+
+
+@users_group.command("create")
+@click.argument("username")
+@click.option("--role", type=click.Choice(accounts.ROLES), default="teacher", show_default=True)
+@_password_stdin_option
+@with_appcontext
+def create_user_command(username: str, role: str, password_stdin: bool) -> None:
+    """Add an account; the password is asked for twice unless read from standard input."""
+    try:
+        # Checked before asking for a password, which would otherwise be typed twice for nothing.
+        accounts.check_new_username(db.session, username)
+        user = accounts.create_user(db.session, username, _read_password(password_stdin), role)
+    except accounts.AccountError as error:
+        _fail(str(error))
+    db.session.commit()
+    click.echo(f"Created {user.role} {user.username!r}.")
+
+
+@users_group.command("list")
+@with_appcontext
+def list_users_command() -> None:
+    """Every account with its role, whether it is active, and its last login (UTC)."""
+    users = accounts.list_users(db.session)
+    if not users:
+        click.echo("No users yet: add one with quiz users create USERNAME.")
+        return
+    width = max(len("username"), *(len(user.username) for user in users))
+    click.echo(f"{'username':<{width}}  {'role':<7}  {'active':<6}  last login (UTC)")
+    for user in users:
+        last = user.last_login_at.strftime("%Y-%m-%d %H:%M") if user.last_login_at else "never"
+        click.echo(f"{user.username:<{width}}  {user.role:<7}  {'yes' if user.active else 'no':<6}  {last}")
+
+
+@users_group.command("set-password")
+@click.argument("username")
+@_password_stdin_option
+@with_appcontext
+def set_password_command(username: str, password_stdin: bool) -> None:
+    """Give an account a new password and log it out everywhere."""
+    user = _existing_user(username)
+    try:
+        accounts.set_password(db.session, user, _read_password(password_stdin))
+    except accounts.AccountError as error:
+        _fail(str(error))
+    db.session.commit()
+    click.echo(f"Password of {user.username!r} changed; its sessions are ended.")
+
+
+@users_group.command("disable")
+@click.argument("username")
+@with_appcontext
+def disable_user_command(username: str) -> None:
+    """Refuse an account's logins from now on and log it out everywhere."""
+    user = _existing_user(username)
+    accounts.disable_user(db.session, user)
+    db.session.commit()
+    click.echo(f"Disabled {user.username!r}; its sessions are ended.")
+
+
+@click.command("serve", context_settings={"ignore_unknown_options": True})
+@click.argument("gunicorn_args", nargs=-1, type=click.UNPROCESSED)
+def serve_command(gunicorn_args: tuple[str, ...]) -> None:
+    """Run the production server (gunicorn with quiz/gunicorn_config.py); extra arguments go to gunicorn."""
+    os.environ.setdefault("QUIZ_ENV", "production")
+    os.execvp(
+        sys.executable,
+        [sys.executable, "-m", "gunicorn", "-c", "python:quiz.gunicorn_config", *gunicorn_args, "quiz:create_app()"],
+    )
+
+
 def init_app(app: Flask) -> None:
-    for command in (check_command, import_command, init_command):
+    for command in (check_command, import_command, init_command, serve_command, users_group):
         app.cli.add_command(command)
 
 
@@ -105,3 +208,4 @@ def _create_app() -> Flask:
 main = FlaskGroup(name="quiz", create_app=_create_app, help="Sourced quizzes: check and import banks, run the app.")
 # Added to the group itself as well, so that checking a file never needs to build the app.
 main.add_command(check_command)
+main.add_command(serve_command)

@@ -1,7 +1,8 @@
 """Configuration: defaults, then ``instance/config.py``, then ``QUIZ_*`` environment variables.
 
 ``DATABASE_URL`` (unprefixed, as hosting platforms set it) selects the database; without it
-the app uses an SQLite file in the instance folder.
+the app uses an SQLite file in the instance folder. ``REDIS_URL`` (unprefixed too) selects the
+rate limiter's storage; without it counts are kept in each process's memory.
 """
 
 from __future__ import annotations
@@ -39,6 +40,21 @@ DEFAULTS = {
     "BANK_MAX_BYTES": 8 * 1024 * 1024,
     #: Rows shown on a quiz's leaderboard.
     "LEADERBOARD_SIZE": 50,
+    #: Seconds between two checks of the classroom sessions that event streams follow.
+    "LIVE_POLL_INTERVAL": 0.2,
+    #: Wrong join codes a client may try (Flask-Limiter syntax).
+    "JOIN_LIMIT_WRONG_CODES": "10 per minute",
+    #: Where Flask-Limiter counts. "memory://" counts per process (N workers allow N times the
+    #: limits); REDIS_URL, when set, replaces it so that all workers share the counts.
+    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_KEY_PREFIX": "quiz",
+    #: Login attempts (POST /login) allowed per submitted username, and per client address:
+    #: brute force on one account is stopped, while a classroom behind one NAT is not.
+    "LOGIN_LIMIT_PER_USERNAME": "5 per minute",
+    "LOGIN_LIMIT_PER_ADDRESS": "30 per minute",
+    #: Seconds a teacher or admin stays logged in; the session cookie itself lives longer.
+    "LOGIN_MAX_AGE": 12 * 3600,
 }
 
 
@@ -48,6 +64,8 @@ def configure(app: Flask, test_config: dict | None) -> None:
     app.config.from_pyfile("config.py", silent=True)
     if database_url := os.environ.get("DATABASE_URL"):
         app.config["SQLALCHEMY_DATABASE_URI"] = database_url
+    if redis_url := os.environ.get("REDIS_URL"):
+        app.config["RATELIMIT_STORAGE_URI"] = redis_url
     app.config.from_prefixed_env("QUIZ")
     if test_config:
         app.config.from_mapping(test_config)
@@ -56,6 +74,9 @@ def configure(app: Flask, test_config: dict | None) -> None:
     )
     if app.config["ENV"] == "production":
         _require_production_settings(app)
+        # Secure cookies unless explicitly turned off (plain HTTP on loopback, benchmarks).
+        if "QUIZ_SESSION_COOKIE_SECURE" not in os.environ and "SESSION_COOKIE_SECURE" not in (test_config or {}):
+            app.config["SESSION_COOKIE_SECURE"] = True
     elif not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _development_secret_key(Path(app.instance_path))
 
@@ -67,7 +88,6 @@ def _require_production_settings(app: Flask) -> None:
             f"QUIZ_SECRET_KEY must be set to a random value of at least {_MIN_SECRET_KEY_LENGTH}"
             ' characters in production, e.g. python -c "import secrets; print(secrets.token_urlsafe(48))"'
         )
-    app.config["SESSION_COOKIE_SECURE"] = True
 
 
 def _development_secret_key(instance_path: Path) -> str:

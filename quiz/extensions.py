@@ -3,6 +3,9 @@
 import sqlite3
 
 import sqlalchemy as sa
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -23,9 +26,16 @@ class Base(DeclarativeBase):
     metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
 
 
-db = SQLAlchemy(model_class=Base)
+# Views commit before rendering; keeping loaded objects fresh after the commit spares every
+# template a reload query per object. Each request has its own session, so nothing goes stale
+# beyond the request.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
+login_manager = LoginManager()
+# No default limits: only views decorated with ``limiter.limit`` are limited, each with its own
+# key. Storage comes from RATELIMIT_STORAGE_URI (see quiz.config).
+limiter = Limiter(key_func=get_remote_address)
 
 
 @sa.event.listens_for(sa.Engine, "connect")

@@ -2,19 +2,34 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from flask_wtf import FlaskForm
-from wtforms import RadioField, SelectField, SelectMultipleField, StringField
+from wtforms import (
+    BooleanField,
+    DateTimeLocalField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
 
 from quiz.play import LENGTH_ALL, LENGTH_STANDARD
 
 NICKNAME_MAX_LENGTH = 20
-# Letters and digits of any script, spaces and a few joiners; no symbols, markup or controls.
-_NICKNAME = re.compile(r"^[^\W_](?:[\w .'\-]*[^\W_])?$")
+#: Unicode categories a nickname may use: letters, marks, numbers, punctuation, symbols.
+#: Controls, format characters (such as right-to-left overrides) and line breaks are refused;
+#: markup characters are allowed and always escaped on output.
+_NICKNAME_CATEGORIES = frozenset("LMNPS")
+
+
+def nickname_characters(form: FlaskForm, field: StringField) -> None:
+    """WTForms validator: printable characters only (spaces inside are folded to one)."""
+    if field.data and not all(ch == " " or unicodedata.category(ch)[0] in _NICKNAME_CATEGORIES for ch in field.data):
+        raise ValidationError("Use letters, digits, punctuation and spaces only.")
 
 
 def clean_nickname(value: str | None) -> str | None:
@@ -47,15 +62,13 @@ class NicknameForm(FlaskForm):
     nickname = StringField(
         "Nickname",
         filters=[clean_nickname],
-        validators=[Optional(), Length(max=NICKNAME_MAX_LENGTH, message="Use at most 20 characters.")],
-        description="Shown on leaderboards. Up to 20 letters, digits, spaces, - . ' or _. Leave empty to stay off them.",
+        validators=[
+            Optional(),
+            Length(max=NICKNAME_MAX_LENGTH, message="Use at most 20 characters."),
+            nickname_characters,
+        ],
+        description="Shown on leaderboards, up to 20 characters. Leave it empty to stay off them.",
     )
-
-    def validate_nickname(self, field: StringField) -> None:
-        if field.data and not _NICKNAME.match(field.data):
-            raise ValidationError(
-                "Use letters, digits and spaces, with - . ' or _ between them."
-            )
 
 
 class AnswerForm(FlaskForm):
@@ -81,3 +94,64 @@ class AnswerForm(FlaskForm):
 
 class ConfirmForm(FlaskForm):
     """A form with nothing but its CSRF token, for buttons that change something."""
+
+
+class HostSessionForm(FlaskForm):
+    pacing = RadioField(
+        "Pacing",
+        choices=[
+            SelectChoice("host", "I pace the questions (live, projected)"),
+            SelectChoice("self", "Students play at their own pace until a deadline"),
+        ],
+        default="host",
+        validators=[InputRequired()],
+    )
+    question_count = IntegerField(
+        "Number of questions",
+        validators=[Optional(), NumberRange(min=1, max=500, message="Choose between 1 and 500 questions.")],
+        description="Leave empty to ask all of them.",
+    )
+    time_limit = IntegerField(
+        "Seconds per question",
+        validators=[Optional(), NumberRange(min=5, max=240, message="Choose between 5 and 240 seconds.")],
+        description="Leave empty to use each question's own limit (or the quiz's).",
+    )
+    shuffle = BooleanField("Shuffle the questions")
+    show_leaderboard = BooleanField("Show the leaderboard between questions", default=True)
+    scoring = RadioField(
+        "Scoring",
+        choices=[
+            SelectChoice("speed", "Faster right answers earn more (up to 1000 points, plus streaks)"),
+            SelectChoice("plain", "One point per right answer"),
+        ],
+        default="speed",
+        validators=[InputRequired()],
+    )
+    deadline = DateTimeLocalField(
+        "Deadline (self-paced only, UTC)", format="%Y-%m-%dT%H:%M", validators=[Optional()]
+    )
+
+    def validate_deadline(self, field: DateTimeLocalField) -> None:
+        if self.pacing.data == "self" and field.data is None:
+            raise ValidationError("A self-paced session needs a deadline.")
+
+
+class JoinForm(FlaskForm):
+    code = StringField(
+        "Session code",
+        filters=[lambda value: "".join((value or "").split())],
+        validators=[InputRequired(message="Enter the 6-digit code on the screen."), Regexp(r"^\d{6}$", message="The code has 6 digits.")],
+    )
+    nickname = StringField(
+        "Nickname",
+        filters=[clean_nickname],
+        validators=[
+            InputRequired(message="Choose a nickname."),
+            Length(max=NICKNAME_MAX_LENGTH, message="Use at most 20 characters."),
+            nickname_characters,
+        ],
+    )
+
+
+class HostActionForm(FlaskForm):
+    action = StringField(validators=[InputRequired()])

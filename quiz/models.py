@@ -168,6 +168,8 @@ class Attempt(db.Model):
     difficulty: so.Mapped[str | None] = so.mapped_column(sa.String(8))
     #: The attempt whose missed questions this one retries; retries stay off leaderboards.
     retry_of_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("attempt.id"))
+    #: The classroom session this attempt belongs to; such attempts stay off quiz leaderboards.
+    live_session_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("live_session.id"), index=True)
     question_count: so.Mapped[int]
     #: Kept up to date by each answer so results and leaderboards need no aggregate.
     answered_count: so.Mapped[int] = so.mapped_column(default=0)
@@ -243,3 +245,113 @@ class BestScore(db.Model):
     finished_at: so.Mapped[datetime]
 
     player: so.Mapped[Player] = so.relationship()
+
+
+class User(db.Model):
+    """A teacher or admin account. Players never need one."""
+
+    __tablename__ = "user_account"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    #: Stored case-folded; logging in ignores case.
+    username: so.Mapped[str] = so.mapped_column(sa.String(64), unique=True)
+    password_hash: so.Mapped[str] = so.mapped_column(sa.String(255))
+    #: A key of :data:`quiz.accounts.ROLES`.
+    role: so.Mapped[str] = so.mapped_column(sa.String(16))
+    #: False for a disabled account, which can no longer log in.
+    active: so.Mapped[bool] = so.mapped_column(default=True)
+    #: Part of every login session's id; bumping it ends every session of the user at once
+    #: (logout, password change, disabling), including copies of old cookies.
+    session_version: so.Mapped[int] = so.mapped_column(default=1)
+    created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    last_login_at: so.Mapped[datetime | None]
+
+
+class LiveSession(db.Model):
+    """A classroom session on one quiz: host-paced with a shared clock, or self-paced."""
+
+    __tablename__ = "live_session"
+    __table_args__ = (
+        # A join code is unique among the sessions still open; finished ones free theirs.
+        sa.Index(
+            "uq_live_session_open_code", "code", unique=True,
+            sqlite_where=sa.text("finished_at IS NULL"), postgresql_where=sa.text("finished_at IS NULL"),
+        ),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    #: Six random digits that students type to join.
+    code: so.Mapped[str] = so.mapped_column(sa.String(6))
+    host_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("user_account.id"), index=True)
+    quiz_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("quiz.id"))
+    #: "host": the host opens each question for everyone; "self": each student plays alone.
+    pacing: so.Mapped[str] = so.mapped_column(sa.String(8))
+    #: A key of :data:`quiz.scoring.RULES`.
+    scoring: so.Mapped[str] = so.mapped_column(sa.String(8))
+    show_leaderboard: so.Mapped[bool] = so.mapped_column(default=True)
+    #: Seconds for every question, overriding the questions' and quiz's own limits.
+    time_limit: so.Mapped[int | None]
+    #: Seeds the choice order, the same for every student so the projector matches the phones.
+    shuffle_seed: so.Mapped[int] = so.mapped_column(sa.BigInteger)
+    #: Self-paced sessions only: answers are refused after this time.
+    deadline: so.Mapped[datetime | None]
+    #: A key of :data:`quiz.live.STATES`.
+    state: so.Mapped[str] = so.mapped_column(sa.String(16))
+    #: The current question, 1-based; 0 before the first.
+    position: so.Mapped[int] = so.mapped_column(default=0)
+    question_count: so.Mapped[int]
+    question_opened_at: so.Mapped[datetime | None]
+    question_closes_at: so.Mapped[datetime | None]
+    #: Bumped by every change that screens must show; event streams watch it.
+    version: so.Mapped[int] = so.mapped_column(default=1)
+    created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    finished_at: so.Mapped[datetime | None]
+
+    quiz: so.Mapped[Quiz] = so.relationship()
+    host: so.Mapped[User] = so.relationship()
+    questions: so.Mapped[list[LiveQuestion]] = so.relationship(
+        back_populates="live_session", order_by="LiveQuestion.position"
+    )
+
+
+class LiveQuestion(db.Model):
+    """A session's questions in order, each pinned to a revision and given its time limit."""
+
+    __tablename__ = "live_question"
+
+    session_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("live_session.id"), primary_key=True)
+    position: so.Mapped[int] = so.mapped_column(primary_key=True)
+    question_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question.id"))
+    revision_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question_revision.id"))
+    #: Seconds allowed, resolved when the session was created.
+    time_limit: so.Mapped[int]
+
+    live_session: so.Mapped[LiveSession] = so.relationship(back_populates="questions")
+    question: so.Mapped[Question] = so.relationship()
+    revision: so.Mapped[QuestionRevision] = so.relationship()
+
+
+class LivePlayer(db.Model):
+    """A student in a session, under a nickname unique in that session."""
+
+    __tablename__ = "live_player"
+    __table_args__ = (
+        sa.UniqueConstraint("session_id", "nickname_key"),
+        sa.UniqueConstraint("session_id", "player_id"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    session_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("live_session.id"))
+    player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("player.id"))
+    #: The student's answers and score in this session.
+    attempt_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("attempt.id"))
+    nickname: so.Mapped[str] = so.mapped_column(sa.String(20))
+    #: The nickname case-folded and without accents, so "Zoé" and "zoe" cannot both join.
+    nickname_key: so.Mapped[str] = so.mapped_column(sa.String(80))
+    #: Consecutive right answers so far, for the streak bonus.
+    streak: so.Mapped[int] = so.mapped_column(default=0)
+    joined_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    #: Set when the host removed the student; their token cannot rejoin the session.
+    removed_at: so.Mapped[datetime | None]
+
+    attempt: so.Mapped[Attempt] = so.relationship()

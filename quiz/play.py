@@ -212,7 +212,12 @@ def unfinished_attempt(session: so.Session, player: Player | None, quiz: Quiz) -
         return None
     return session.scalar(
         sa.select(Attempt)
-        .where(Attempt.player_id == player.id, Attempt.quiz_id == quiz.id, Attempt.finished_at.is_(None))
+        .where(
+            Attempt.player_id == player.id,
+            Attempt.quiz_id == quiz.id,
+            Attempt.finished_at.is_(None),
+            Attempt.live_session_id.is_(None),
+        )
         .order_by(Attempt.started_at.desc(), Attempt.id.desc())
         .limit(1)
     )
@@ -283,20 +288,15 @@ def ask(session: so.Session, attempt: Attempt, slot: AttemptQuestion, now: datet
     return AskedQuestion(attempt, slot, slot.revision, choices)
 
 
-def submit_answer(
-    session: so.Session,
-    attempt: Attempt,
-    slot: AttemptQuestion,
-    picked: list[int],
-    now: datetime | None = None,
-) -> bool:
-    """Record the choices picked (their numbers on screen) as the answer to ``slot``.
+@dataclass(frozen=True)
+class Graded:
+    #: Bit ``1 << Choice.position`` set for each choice picked.
+    selected_mask: int
+    is_correct: bool
 
-    Returns False, changing nothing, when the question was already answered (a reload, a
-    double click, a second tab): the database's unique constraint decides, so that two
-    simultaneous submissions still record one answer and count one score.
-    """
-    now = now or utcnow()
+
+def grade(attempt: Attempt, slot: AttemptQuestion, picked: list[int]) -> Graded:
+    """Grade the choices picked, given by their numbers on screen; ValueError for a bad number."""
     order = displayed_order(attempt, slot)
     selected_mask = 0
     for number in picked:
@@ -304,17 +304,47 @@ def submit_answer(
             raise ValueError(f"no choice number {number}")
         selected_mask |= 1 << order[number - 1].position
     correct_mask = sum(1 << choice.position for choice in slot.revision.choices if choice.is_correct)
-    is_correct = KINDS[slot.revision.kind].is_correct(selected_mask, correct_mask)
-    points = 1 if is_correct else 0
-    elapsed_ms = int((now - slot.shown_at).total_seconds() * 1000) if slot.shown_at else None
+    return Graded(selected_mask, KINDS[slot.revision.kind].is_correct(selected_mask, correct_mask))
 
+
+def submit_answer(
+    session: so.Session,
+    attempt: Attempt,
+    slot: AttemptQuestion,
+    picked: list[int],
+    now: datetime | None = None,
+) -> bool:
+    """Record the choices picked (their numbers on screen) as the answer to ``slot``; a right
+    answer scores one point. False, changing nothing, when the question was already answered."""
+    now = now or utcnow()
+    graded = grade(attempt, slot, picked)
+    elapsed_ms = int((now - slot.shown_at).total_seconds() * 1000) if slot.shown_at else None
+    return record_answer(session, attempt, slot, graded, points=int(graded.is_correct), now=now, elapsed_ms=elapsed_ms)
+
+
+def record_answer(
+    session: so.Session,
+    attempt: Attempt,
+    slot: AttemptQuestion,
+    graded: Graded,
+    *,
+    points: int,
+    now: datetime,
+    elapsed_ms: int | None,
+) -> bool:
+    """Store an answer and add its points to the attempt, finishing it after the last question.
+
+    Returns False, changing nothing, when the question was already answered (a reload, a
+    double click, a second tab): the database's unique constraint decides, so that two
+    simultaneous submissions still record one answer and count one score.
+    """
     inserted = session.execute(
         _insert_ignoring_duplicates(session, Answer).values(
             attempt_id=attempt.id,
             question_id=slot.question_id,
             revision_id=slot.revision_id,
-            selected_mask=selected_mask,
-            is_correct=is_correct,
+            selected_mask=graded.selected_mask,
+            is_correct=graded.is_correct,
             points=points,
             answered_at=now,
             elapsed_ms=max(elapsed_ms, 0) if elapsed_ms is not None else None,
@@ -350,7 +380,7 @@ def _finish(session: so.Session, attempt: Attempt, now: datetime) -> None:
     attempt.finished_at = now
     attempt.duration_ms = int((now - attempt.started_at).total_seconds() * 1000)
     session.flush()
-    if attempt.retry_of_id is None:
+    if attempt.retry_of_id is None and attempt.live_session_id is None:
         _record_best(session, attempt)
 
 

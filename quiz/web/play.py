@@ -6,10 +6,10 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 
-from quiz import play
+from quiz import live, play
 from quiz.extensions import db
 from quiz.forms import AnswerForm, ConfirmForm, NicknameForm, StartAttemptForm
-from quiz.models import Attempt
+from quiz.models import Attempt, LiveSession
 from quiz.web.players import current_player
 
 bp = Blueprint("play", __name__)
@@ -84,6 +84,10 @@ def resume(public_id: str):
 @bp.route("/attempts/<public_id>/questions/<int:position>", methods=["GET", "POST"])
 def question(public_id: str, position: int):
     attempt = _owned_attempt(public_id)
+    if attempt.live_session_id is not None:
+        refusal = _refuse_outside_assignment(attempt)
+        if refusal:
+            return refusal
     slot = play.load_slot(db.session, attempt, position) or abort(404)
     answer = play.answer_for(db.session, attempt, slot)
     if answer is not None:
@@ -106,6 +110,21 @@ def question(public_id: str, position: int):
         return render_template("play/question.html", asked=asked, form=form), 422
     db.session.commit()
     return render_template("play/question.html", asked=asked, form=form)
+
+
+def _refuse_outside_assignment(attempt: Attempt):
+    """Classroom attempts follow their session: host-paced ones are answered on the live
+    screen, and self-paced ones only until the deadline."""
+    session = db.session.get(LiveSession, attempt.live_session_id)
+    if session.pacing == live.HOST_PACED:
+        return redirect(url_for("live.student_screen", session_id=session.id), 303)
+    if request.method == "POST":
+        try:
+            live.check_self_paced(session)
+        except live.LiveError as error:
+            flash(str(error))
+            return redirect(url_for(".results", public_id=attempt.public_id), 303)
+    return None
 
 
 @bp.get("/attempts/<public_id>/results")

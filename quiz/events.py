@@ -1,0 +1,122 @@
+"""Telling open event streams that a classroom session changed, across processes and servers.
+
+Each process runs one watcher thread. It polls the versions of the sessions that its streams
+follow, in one small query per interval however many streams are open, so a change committed
+by any worker on any server reaches every stream within an interval. The same thread applies
+the changes that only time makes due, such as closing a question whose time is up, so that a
+timer fires even when nobody clicks; the state machine's conditional updates make it harmless
+for several processes to try at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+
+import sqlalchemy as sa
+from flask import Flask
+
+from quiz import live
+from quiz.extensions import db
+from quiz.models import LiveSession, utcnow
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class _Watch:
+    version: int
+    waiters: int = 0
+    condition: threading.Condition = field(default_factory=threading.Condition)
+
+
+class SessionWatcher:
+    def __init__(self, app: Flask, interval: float):
+        self._app = app
+        self._interval = interval
+        self._lock = threading.Lock()
+        self._watches: dict[int, _Watch] = {}
+        self._thread: threading.Thread | None = None
+
+    def wait(self, session_id: int, known_version: int, timeout: float) -> int | None:
+        """Block until the session's version is no longer ``known_version``; return the new
+        version, or None when ``timeout`` seconds pass first."""
+        watch = self._register(session_id, known_version)
+        try:
+            with watch.condition:
+                if watch.version == known_version:
+                    watch.condition.wait(timeout)
+                return watch.version if watch.version != known_version else None
+        finally:
+            self._unregister(session_id)
+
+    def _register(self, session_id: int, known_version: int) -> _Watch:
+        with self._lock:
+            self._ensure_running()
+            watch = self._watches.setdefault(session_id, _Watch(known_version))
+            watch.waiters += 1
+            return watch
+
+    def _unregister(self, session_id: int) -> None:
+        with self._lock:
+            watch = self._watches[session_id]
+            watch.waiters -= 1
+            if watch.waiters == 0:
+                del self._watches[session_id]
+
+    def _ensure_running(self) -> None:
+        # Started on first use rather than at app creation, so that a forking server starts
+        # one per worker process, after the fork.
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run, name="quiz-session-watcher", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self._interval)
+            with self._lock:
+                watched = list(self._watches)
+            if not watched:
+                continue
+            try:
+                self._poll(watched)
+            except Exception:  # a database hiccup must not kill the watcher for good
+                logger.exception("polling live sessions failed")
+
+    def _poll(self, session_ids: list[int]) -> None:
+        with self._app.app_context():
+            try:
+                versions = self._versions_after_due_changes(session_ids)
+            finally:
+                db.session.remove()
+        for session_id, version in versions.items():
+            watch = self._watches.get(session_id)
+            if watch is not None and watch.version != version:
+                with watch.condition:
+                    watch.version = version
+                    watch.condition.notify_all()
+
+    def _versions_after_due_changes(self, session_ids: list[int]) -> dict[int, int]:
+        now = utcnow()
+        due = sa.or_(
+            sa.and_(LiveSession.state == live.QUESTION_OPEN, LiveSession.question_closes_at <= now),
+            sa.and_(LiveSession.state == live.OPEN, LiveSession.deadline <= now),
+        )
+        for session in db.session.scalars(sa.select(LiveSession).where(LiveSession.id.in_(session_ids), due)):
+            live.tick(db.session, session, now)
+        db.session.commit()
+        rows = db.session.execute(sa.select(LiveSession.id, LiveSession.version).where(LiveSession.id.in_(session_ids)))
+        return dict(rows.all())
+
+
+def watcher(app: Flask) -> SessionWatcher:
+    """The app's watcher in this process."""
+    with _CREATE_LOCK:
+        if "quiz_watcher" not in app.extensions:
+            app.extensions["quiz_watcher"] = SessionWatcher(app, app.config["LIVE_POLL_INTERVAL"])
+        return app.extensions["quiz_watcher"]
+
+
+_CREATE_LOCK = threading.Lock()

@@ -1,0 +1,671 @@
+"""Classroom sessions: hosting, joining, the host-paced state machine, answers and results.
+
+A host-paced session moves through these states, only ever forward::
+
+    lobby -> question_open -> question_closed -> reveal -> [leaderboard] -> question_open ...
+                                                                          \\-> finished
+
+A question closes when its time is up, when every student has answered, or when the host
+closes it. A self-paced session is ``open`` from its creation until its deadline or until the
+host finishes it; students play it through the solo flow.
+
+Every change that a screen must show bumps :attr:`LiveSession.version`; event streams watch
+that number (see :mod:`quiz.events`). Transitions are conditional updates on the version, so
+two servers (or a timer and a host click) racing for the same change apply it once.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from quiz import articles, play, scoring
+from quiz.models import (
+    Answer,
+    Attempt,
+    AttemptQuestion,
+    LivePlayer,
+    LiveQuestion,
+    LiveSession,
+    Player,
+    Question,
+    QuestionRevision,
+    Quiz,
+    User,
+    utcnow,
+)
+
+LOBBY = "lobby"
+QUESTION_OPEN = "question_open"
+QUESTION_CLOSED = "question_closed"
+REVEAL = "reveal"
+LEADERBOARD = "leaderboard"
+FINISHED = "finished"
+#: Self-paced sessions are open until their deadline.
+OPEN = "open"
+STATES = (LOBBY, QUESTION_OPEN, QUESTION_CLOSED, REVEAL, LEADERBOARD, FINISHED, OPEN)
+
+HOST_PACED = "host"
+SELF_PACED = "self"
+
+MIN_TIME_LIMIT = 5
+MAX_TIME_LIMIT = 240
+CODE_DIGITS = 6
+NICKNAME_MAX_LENGTH = 20
+
+
+class LiveError(Exception):
+    """A request the session's state refuses; the message is meant for the person asking."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    pacing: str = HOST_PACED
+    #: How many of the quiz's questions to ask; None for all.
+    question_count: int | None = None
+    #: Seconds per question for every question; None keeps each question's or the quiz's.
+    time_limit: int | None = None
+    shuffle: bool = False
+    show_leaderboard: bool = True
+    scoring: str = "speed"
+    #: Self-paced only.
+    deadline: datetime | None = None
+
+
+# Hosting ----------------------------------------------------------------------------------------
+
+
+def create_session(
+    session: so.Session, host: User, quiz: Quiz, settings: Settings, rng: random.Random | None = None
+) -> LiveSession:
+    """A new session in its lobby (or open, when self-paced), with a fresh join code."""
+    rng = rng or random.SystemRandom()
+    if settings.scoring not in scoring.RULES:
+        raise LiveError(f"unknown scoring rule {settings.scoring!r}")
+    if settings.pacing not in (HOST_PACED, SELF_PACED):
+        raise LiveError(f"unknown pacing {settings.pacing!r}")
+    if settings.question_count is not None and settings.question_count < 1:
+        raise LiveError("ask at least one question")
+    if settings.time_limit is not None and not MIN_TIME_LIMIT <= settings.time_limit <= MAX_TIME_LIMIT:
+        raise LiveError(f"time per question must be {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds")
+    rows = session.execute(
+        sa.select(Question.id, QuestionRevision.id, QuestionRevision.time_limit)
+        .join(QuestionRevision, QuestionRevision.id == Question.current_revision_id)
+        .where(Question.quiz_id == quiz.id, Question.retired_at.is_(None))
+        .order_by(Question.position)
+    ).all()
+    if not rows:
+        raise LiveError("this quiz has no questions to ask")
+    if settings.shuffle:
+        rng.shuffle(rows)
+    rows = rows[: settings.question_count or len(rows)]
+    self_paced = settings.pacing == SELF_PACED
+    if self_paced and settings.deadline is None:
+        raise LiveError("a self-paced session needs a deadline")
+    live = LiveSession(
+        code=_free_code(session),
+        host=host,
+        quiz=quiz,
+        pacing=settings.pacing,
+        # Self-paced students answer on their own clock, so speed cannot be compared.
+        scoring="plain" if self_paced else settings.scoring,
+        show_leaderboard=settings.show_leaderboard,
+        time_limit=settings.time_limit,
+        deadline=settings.deadline if self_paced else None,
+        shuffle_seed=rng.getrandbits(62),
+        state=OPEN if self_paced else LOBBY,
+        position=0,
+        question_count=len(rows),
+        version=1,
+        created_at=utcnow(),
+    )
+    session.add(live)
+    session.flush()
+    session.add_all(
+        LiveQuestion(
+            session_id=live.id,
+            position=position,
+            question_id=question_id,
+            revision_id=revision_id,
+            time_limit=settings.time_limit or own_limit or quiz.time_limit,
+        )
+        for position, (question_id, revision_id, own_limit) in enumerate(rows, start=1)
+    )
+    session.flush()
+    return live
+
+
+def _free_code(session: so.Session) -> str:
+    """Six random digits that no open session uses (the database's partial index agrees)."""
+    for _ in range(100):
+        code = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
+        taken = session.scalar(
+            sa.select(LiveSession.id).where(LiveSession.code == code, LiveSession.finished_at.is_(None))
+        )
+        if taken is None:
+            return code
+    raise LiveError("no free join code; finish some open sessions")
+
+
+def sessions_of(session: so.Session, host: User) -> list[LiveSession]:
+    """The host's sessions, newest first."""
+    return list(
+        session.scalars(
+            sa.select(LiveSession)
+            .where(LiveSession.host_id == host.id)
+            .order_by(LiveSession.created_at.desc(), LiveSession.id.desc())
+            .options(so.joinedload(LiveSession.quiz))
+        )
+    )
+
+
+def session_for_host(session: so.Session, session_id: int, host: User) -> LiveSession | None:
+    """The session if ``host`` runs it (admins may open any)."""
+    live = session.get(LiveSession, session_id)
+    if live is None or (live.host_id != host.id and host.role != "admin"):
+        return None
+    return live
+
+
+def open_session_by_code(session: so.Session, code: str) -> LiveSession | None:
+    return session.scalar(
+        sa.select(LiveSession).where(LiveSession.code == code.strip(), LiveSession.finished_at.is_(None))
+    )
+
+
+# Joining ----------------------------------------------------------------------------------------
+
+
+def nickname_key(nickname: str) -> str:
+    """Case and accents folded: "Zoé", "ZOE" and "zoe" are one nickname in a session."""
+    decomposed = unicodedata.normalize("NFKD", nickname.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def join(session: so.Session, live: LiveSession, player: Player, nickname: str, now: datetime | None = None) -> LivePlayer:
+    """Put ``player`` in the session under ``nickname``; a returning player keeps their place."""
+    now = now or utcnow()
+    existing = session.scalar(
+        sa.select(LivePlayer).where(LivePlayer.session_id == live.id, LivePlayer.player_id == player.id)
+    )
+    if existing is not None:
+        if existing.removed_at is not None:
+            raise LiveError("The host removed you from this session.")
+        return existing
+    if live.state == FINISHED or live.finished_at is not None:
+        raise LiveError("This session has ended.")
+    if live.deadline is not None and now >= live.deadline:
+        raise LiveError("The deadline for this session has passed.")
+    key = nickname_key(nickname)
+    taken = session.scalar(
+        sa.select(LivePlayer.id).where(LivePlayer.session_id == live.id, LivePlayer.nickname_key == key)
+    )
+    if taken is not None:
+        raise LiveError("Someone in this session already has that nickname. Choose another.")
+    attempt = Attempt(
+        public_id=secrets.token_urlsafe(16),
+        player=player,
+        quiz_id=live.quiz_id,
+        live_session_id=live.id,
+        shuffle_seed=live.shuffle_seed,
+        question_count=live.question_count,
+        answered_count=0,
+        score=0,
+        started_at=now,
+    )
+    session.add(attempt)
+    session.flush()
+    session.execute(
+        sa.insert(AttemptQuestion).from_select(
+            ["attempt_id", "position", "question_id", "revision_id"],
+            sa.select(sa.literal(attempt.id), LiveQuestion.position, LiveQuestion.question_id, LiveQuestion.revision_id)
+            .where(LiveQuestion.session_id == live.id),
+        )
+    )
+    live_player = LivePlayer(
+        session_id=live.id, player_id=player.id, attempt=attempt, nickname=nickname, nickname_key=key, joined_at=now
+    )
+    session.add(live_player)
+    session.flush()
+    _bump(session, live)
+    return live_player
+
+
+def membership(session: so.Session, live: LiveSession, player: Player | None) -> LivePlayer | None:
+    """The player's place in the session, or None if they never joined or were removed."""
+    if player is None:
+        return None
+    return session.scalar(
+        sa.select(LivePlayer)
+        .where(LivePlayer.session_id == live.id, LivePlayer.player_id == player.id, LivePlayer.removed_at.is_(None))
+        .options(so.joinedload(LivePlayer.attempt))
+    )
+
+
+def remove_player(session: so.Session, live: LiveSession, live_player_id: int, now: datetime | None = None) -> None:
+    live_player = session.get(LivePlayer, live_player_id)
+    if live_player is None or live_player.session_id != live.id:
+        raise LiveError("No such player in this session.")
+    if live_player.removed_at is None:
+        live_player.removed_at = now or utcnow()
+        session.flush()
+        _bump(session, live)
+        close_if_everyone_answered(session, live, now)
+
+
+def players(session: so.Session, live: LiveSession) -> list[LivePlayer]:
+    """Students still in the session, in order of arrival."""
+    return list(
+        session.scalars(
+            sa.select(LivePlayer)
+            .where(LivePlayer.session_id == live.id, LivePlayer.removed_at.is_(None))
+            .order_by(LivePlayer.joined_at, LivePlayer.id)
+        )
+    )
+
+
+# The state machine ------------------------------------------------------------------------------
+
+
+def _bump(session: so.Session, live: LiveSession, **values) -> None:
+    """Apply ``values`` and bump the version, whatever the version is now (joins, removals)."""
+    session.execute(
+        sa.update(LiveSession).where(LiveSession.id == live.id).values(version=LiveSession.version + 1, **values)
+    )
+    session.refresh(live)
+
+
+def _transition(session: so.Session, live: LiveSession, allowed_from: tuple[str, ...], **values) -> bool:
+    """Move the session if it is still in one of ``allowed_from`` at the version we saw.
+
+    False when somebody else moved it first (another server's timer, a second host click):
+    the caller then simply shows the state as it now is.
+    """
+    if live.state not in allowed_from:
+        return False
+    changed = session.execute(
+        sa.update(LiveSession)
+        .where(LiveSession.id == live.id, LiveSession.version == live.version, LiveSession.state.in_(allowed_from))
+        .values(version=LiveSession.version + 1, **values)
+    ).rowcount
+    session.refresh(live)
+    return bool(changed)
+
+
+def current_question(session: so.Session, live: LiveSession) -> LiveQuestion | None:
+    if live.position < 1:
+        return None
+    return session.scalar(
+        sa.select(LiveQuestion)
+        .where(LiveQuestion.session_id == live.id, LiveQuestion.position == live.position)
+        .options(
+            so.joinedload(LiveQuestion.revision).selectinload(QuestionRevision.choices),
+            so.joinedload(LiveQuestion.revision).selectinload(QuestionRevision.quotes),
+            so.joinedload(LiveQuestion.question),
+        )
+    )
+
+
+def _open_question(session: so.Session, live: LiveSession, position: int, now: datetime, allowed_from: tuple[str, ...]) -> bool:
+    limit = session.scalar(
+        sa.select(LiveQuestion.time_limit).where(LiveQuestion.session_id == live.id, LiveQuestion.position == position)
+    )
+    return _transition(
+        session, live, allowed_from, state=QUESTION_OPEN, position=position,
+        question_opened_at=now, question_closes_at=now + timedelta(seconds=limit),
+    )
+
+
+def start(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
+    """Open the first question for everyone in the lobby."""
+    if live.pacing != HOST_PACED:
+        raise LiveError("A self-paced session has no questions to open.")
+    return _open_question(session, live, 1, now or utcnow(), (LOBBY,))
+
+
+def close_question(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
+    return _transition(session, live, (QUESTION_OPEN,), state=QUESTION_CLOSED, question_closes_at=now or utcnow())
+
+
+def reveal(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
+    """Show the correct answer, the class's answers and the source (closing the question first)."""
+    if live.state == QUESTION_OPEN:
+        close_question(session, live, now)
+    return _transition(session, live, (QUESTION_CLOSED,), state=REVEAL)
+
+
+def advance(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
+    """After a reveal: the leaderboard if shown, else the next question, or the end."""
+    now = now or utcnow()
+    if live.state == REVEAL and live.show_leaderboard:
+        return _transition(session, live, (REVEAL,), state=LEADERBOARD)
+    if live.state not in (REVEAL, LEADERBOARD):
+        return False
+    if live.position >= live.question_count:
+        return finish(session, live, now)
+    return _open_question(session, live, live.position + 1, now, (REVEAL, LEADERBOARD))
+
+
+def finish(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
+    """End the session from any state; its join code becomes free again."""
+    now = now or utcnow()
+    allowed = tuple(state for state in STATES if state != FINISHED)
+    return _transition(session, live, allowed, state=FINISHED, finished_at=now, question_closes_at=None)
+
+
+def host_action(session: so.Session, live: LiveSession, action: str, now: datetime | None = None) -> bool:
+    """Apply a host's button press by name; unknown names are refused."""
+    actions = {"start": start, "close": close_question, "reveal": reveal, "next": advance, "finish": finish}
+    if action not in actions:
+        raise LiveError(f"unknown action {action!r}")
+    return actions[action](session, live, now)
+
+
+def answered_count(session: so.Session, live: LiveSession) -> int:
+    """How many students still in the session have answered the current question."""
+    if live.position < 1:
+        return 0
+    question_id = (
+        sa.select(LiveQuestion.question_id)
+        .where(LiveQuestion.session_id == live.id, LiveQuestion.position == live.position)
+        .scalar_subquery()
+    )
+    return session.scalar(
+        sa.select(sa.func.count())
+        .select_from(LivePlayer)
+        .join(Answer, sa.and_(Answer.attempt_id == LivePlayer.attempt_id, Answer.question_id == question_id))
+        .where(LivePlayer.session_id == live.id, LivePlayer.removed_at.is_(None))
+    ) or 0
+
+
+def player_count(session: so.Session, live: LiveSession) -> int:
+    return session.scalar(
+        sa.select(sa.func.count())
+        .select_from(LivePlayer)
+        .where(LivePlayer.session_id == live.id, LivePlayer.removed_at.is_(None))
+    ) or 0
+
+
+def tick(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
+    """Apply the changes that time makes due: close a question whose time is up, finish a
+    self-paced session past its deadline. Cheap when nothing is due: no query at all."""
+    now = now or utcnow()
+    if live.state == QUESTION_OPEN and live.question_closes_at is not None and now >= live.question_closes_at:
+        return close_question(session, live, live.question_closes_at)
+    if live.state == OPEN and live.deadline is not None and now >= live.deadline:
+        return finish(session, live, now)
+    return False
+
+
+def close_if_everyone_answered(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
+    if live.state == QUESTION_OPEN and answered_count(session, live) >= player_count(session, live):
+        return close_question(session, live, now)
+    return False
+
+
+# Answering --------------------------------------------------------------------------------------
+
+
+def submit(
+    session: so.Session, live: LiveSession, live_player: LivePlayer, picked: list[int], now: datetime | None = None
+) -> bool:
+    """Record a student's answer to the open question; False if they had already answered.
+
+    Raises LiveError outside the open window: before the question opens, after it closes or
+    its time is up, or in a session that is not host-paced.
+    """
+    now = now or utcnow()
+    if live.pacing != HOST_PACED:
+        raise LiveError("Answer through the quiz pages of a self-paced session.")
+    if live.state != QUESTION_OPEN or (live.question_closes_at and now > live.question_closes_at):
+        raise LiveError("This question is closed.")
+    attempt = live_player.attempt
+    slot = play.load_slot(session, attempt, live.position)
+    graded = play.grade(attempt, slot, picked)
+    elapsed_ms = int((now - (live.question_opened_at or now)).total_seconds() * 1000)
+    limit = session.scalar(
+        sa.select(LiveQuestion.time_limit).where(LiveQuestion.session_id == live.id, LiveQuestion.position == live.position)
+    )
+    # Only the open question can be answered, so a student who answered every earlier
+    # question has answered exactly position - 1; one they let pass breaks the streak.
+    streak = live_player.streak if attempt.answered_count == live.position - 1 else 0
+    points = scoring.RULES[live.scoring](graded.is_correct, elapsed_ms, limit, streak)
+    if not play.record_answer(session, attempt, slot, graded, points=points, now=now, elapsed_ms=elapsed_ms):
+        return False
+    live_player.streak = streak + 1 if graded.is_correct else 0
+    session.flush()
+    close_if_everyone_answered(session, live, now)
+    return True
+
+
+def check_self_paced(live: LiveSession, now: datetime | None = None) -> None:
+    """Refuse answers to a self-paced session that has ended or passed its deadline."""
+    now = now or utcnow()
+    if live.state == FINISHED or (live.deadline is not None and now >= live.deadline):
+        raise LiveError("This assignment has closed.")
+
+
+# What the screens show --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChoiceResult:
+    number: int
+    text: str
+    is_correct: bool
+    count: int
+    share: float
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    nickname: str
+    score: int
+    live_player_id: int
+
+
+@dataclass
+class Screen:
+    """Everything a host or student screen shows at the session's current state.
+
+    Correct answers appear only from the reveal on: ``choices`` hold text alone before it.
+    """
+
+    live: LiveSession
+    question: LiveQuestion | None = None
+    choices: list[play.ShownChoice] = field(default_factory=list)
+    results: list[ChoiceResult] = field(default_factory=list)
+    sources: list[play.Source] = field(default_factory=list)
+    answered: int = 0
+    players: int = 0
+    standings: list[Standing] = field(default_factory=list)
+    seconds_left: float | None = None
+
+    @property
+    def revealed(self) -> bool:
+        return self.live.state in (REVEAL, LEADERBOARD, FINISHED) and self.question is not None
+
+
+def screen(session: so.Session, live: LiveSession, now: datetime | None = None) -> Screen:
+    """The session's shared screen (the projector), after applying any change now due."""
+    now = now or utcnow()
+    tick(session, live, now)
+    view = Screen(live, players=player_count(session, live))
+    question = current_question(session, live)
+    if question is None or live.pacing != HOST_PACED:
+        view.standings = standings(session, live)
+        return view
+    view.question = question
+    order = _order(live, question)
+    view.choices = [play.ShownChoice(number, choice.text) for number, choice in enumerate(order, 1)]
+    view.answered = answered_count(session, live)
+    if live.state == QUESTION_OPEN and live.question_closes_at:
+        view.seconds_left = max((live.question_closes_at - now).total_seconds(), 0.0)
+    if view.revealed:
+        view.results = distribution(session, live, question, order)
+        view.sources = [
+            play.Source(
+                quote.excerpt,
+                articles.passage(live.quiz.article.text, quote.span_start, quote.span_end, quote.excerpt),
+                articles.quote_anchor(question.question.slug, quote.position),
+            )
+            for quote in question.revision.quotes
+        ]
+    if live.state in (LEADERBOARD, FINISHED):
+        view.standings = standings(session, live)
+    return view
+
+
+def _order(live: LiveSession, question: LiveQuestion):
+    """The choices in the session's order: every phone and the projector show the same one."""
+    choices = list(question.revision.choices)
+    if live.quiz.shuffle_choices and question.revision.kind != "true_false":
+        random.Random(f"{live.shuffle_seed}:{question.question_id}").shuffle(choices)
+    return choices
+
+
+def distribution(session: so.Session, live: LiveSession, question: LiveQuestion, order) -> list[ChoiceResult]:
+    """How many students picked each choice of ``question``."""
+    masks = session.execute(
+        sa.select(Answer.selected_mask, sa.func.count())
+        .join(LivePlayer, LivePlayer.attempt_id == Answer.attempt_id)
+        .where(LivePlayer.session_id == live.id, LivePlayer.removed_at.is_(None), Answer.question_id == question.question_id)
+        .group_by(Answer.selected_mask)
+    ).all()
+    counts: Counter[int] = Counter()
+    total = 0
+    for mask, count in masks:
+        total += count
+        for choice in order:
+            if mask & (1 << choice.position):
+                counts[choice.position] += count
+    return [
+        ChoiceResult(number, choice.text, choice.is_correct, counts[choice.position], counts[choice.position] / total if total else 0.0)
+        for number, choice in enumerate(order, 1)
+    ]
+
+
+def standings(session: so.Session, live: LiveSession, limit: int | None = None) -> list[Standing]:
+    """Students by points; ties go to the shorter total answering time, then to who joined first."""
+    total_time = (
+        sa.select(sa.func.coalesce(sa.func.sum(Answer.elapsed_ms), 0))
+        .where(Answer.attempt_id == LivePlayer.attempt_id)
+        .correlate(LivePlayer)
+        .scalar_subquery()
+    )
+    rows = session.execute(
+        sa.select(LivePlayer.id, LivePlayer.nickname, Attempt.score)
+        .join(Attempt, Attempt.id == LivePlayer.attempt_id)
+        .where(LivePlayer.session_id == live.id, LivePlayer.removed_at.is_(None))
+        .order_by(Attempt.score.desc(), total_time, LivePlayer.joined_at, LivePlayer.id)
+        .limit(limit)
+    ).all()
+    return [Standing(rank, nickname, score, player_id) for rank, (player_id, nickname, score) in enumerate(rows, 1)]
+
+
+@dataclass
+class StudentScreen:
+    screen: Screen
+    live_player: LivePlayer
+    #: The student's answer to the current question, if any.
+    answer: Answer | None = None
+    #: The student's place, shown from the leaderboard on.
+    standing: Standing | None = None
+
+
+def student_screen(session: so.Session, live: LiveSession, live_player: LivePlayer, now: datetime | None = None) -> StudentScreen:
+    shared = screen(session, live, now)
+    view = StudentScreen(shared, live_player)
+    if shared.question is not None:
+        view.answer = session.scalar(
+            sa.select(Answer).where(
+                Answer.attempt_id == live_player.attempt_id, Answer.question_id == shared.question.question_id
+            )
+        )
+    if live.state in (LEADERBOARD, FINISHED):
+        everyone = shared.standings or standings(session, live)
+        view.standing = next((row for row in everyone if row.live_player_id == live_player.id), None)
+    return view
+
+
+# Results ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AnswerCell:
+    answered: bool
+    is_correct: bool
+    points: int
+    elapsed_ms: int | None
+    choices: str
+
+
+@dataclass(frozen=True)
+class StudentResult:
+    nickname: str
+    score: int
+    correct: int
+    answered: int
+    total_ms: int
+    cells: list[AnswerCell]
+    removed: bool
+
+
+@dataclass(frozen=True)
+class SessionResults:
+    live: LiveSession
+    questions: list[LiveQuestion]
+    students: list[StudentResult]
+
+
+def results(session: so.Session, live: LiveSession) -> SessionResults:
+    """Per student and question: right or wrong, points, time and the choices picked."""
+    questions = list(
+        session.scalars(
+            sa.select(LiveQuestion)
+            .where(LiveQuestion.session_id == live.id)
+            .order_by(LiveQuestion.position)
+            .options(so.joinedload(LiveQuestion.revision).selectinload(QuestionRevision.choices), so.joinedload(LiveQuestion.question))
+        )
+    )
+    members = session.execute(
+        sa.select(LivePlayer, Attempt)
+        .join(Attempt, Attempt.id == LivePlayer.attempt_id)
+        .where(LivePlayer.session_id == live.id)
+        .order_by(Attempt.score.desc(), LivePlayer.joined_at, LivePlayer.id)
+    ).all()
+    answers: dict[tuple[int, int], Answer] = {
+        (answer.attempt_id, answer.question_id): answer
+        for answer in session.scalars(
+            sa.select(Answer).join(Attempt, Attempt.id == Answer.attempt_id).where(Attempt.live_session_id == live.id)
+        )
+    }
+    students = []
+    for live_player, attempt in members:
+        cells = []
+        for question in questions:
+            answer = answers.get((attempt.id, question.question_id))
+            picked = (
+                ", ".join(choice.text for choice in question.revision.choices if answer.selected_mask & (1 << choice.position))
+                if answer else ""
+            )
+            cells.append(
+                AnswerCell(answer is not None, bool(answer and answer.is_correct), answer.points if answer else 0,
+                           answer.elapsed_ms if answer else None, picked)
+            )
+        students.append(
+            StudentResult(
+                live_player.nickname, attempt.score, sum(cell.is_correct for cell in cells),
+                sum(cell.answered for cell in cells), sum(cell.elapsed_ms or 0 for cell in cells), cells,
+                live_player.removed_at is not None,
+            )
+        )
+    return SessionResults(live, questions, students)

@@ -1,0 +1,340 @@
+"""Classroom sessions: the host's screens and controls, joining, the students' screens, and
+the event streams that keep both up to date."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user
+
+from quiz import events, live, play
+from quiz.extensions import db, limiter
+from quiz.forms import AnswerForm, ConfirmForm, HostActionForm, HostSessionForm, JoinForm
+from quiz.models import LivePlayer, LiveSession
+from quiz.web.auth import role_required
+from quiz.web.players import current_player
+
+bp = Blueprint("live", __name__)
+
+#: Seconds an event stream stays open before the browser reconnects (EventSource does so
+#: by itself); bounded so that a worker never holds a forgotten stream for ever.
+STREAM_LIFETIME = 300
+HEARTBEAT = 15
+
+
+def _host():
+    return current_user.user
+
+
+def _hosted(session_id: int) -> LiveSession:
+    return live.session_for_host(db.session, session_id, _host()) or abort(404)
+
+
+# Host ------------------------------------------------------------------------------------------
+
+
+@bp.get("/host")
+@role_required("teacher", "admin")
+def dashboard():
+    return render_template(
+        "live/dashboard.html",
+        quizzes=play.list_quizzes(db.session),
+        sessions=live.sessions_of(db.session, _host()),
+    )
+
+
+@bp.route("/host/new/<slug>", methods=["GET", "POST"])
+@role_required("teacher", "admin")
+def new_session(slug: str):
+    quiz = play.quiz_by_slug(db.session, slug) or abort(404)
+    form = HostSessionForm()
+    if request.method == "POST":
+        if form.validate():
+            settings = live.Settings(
+                pacing=form.pacing.data,
+                question_count=form.question_count.data,
+                time_limit=form.time_limit.data,
+                shuffle=form.shuffle.data,
+                show_leaderboard=form.show_leaderboard.data,
+                scoring=form.scoring.data,
+                deadline=form.deadline.data,
+            )
+            try:
+                session = live.create_session(db.session, _host(), quiz, settings)
+            except live.LiveError as error:
+                form.form_errors.append(str(error))
+            else:
+                db.session.commit()
+                return redirect(url_for(".host_screen", session_id=session.id), 303)
+        return render_template("live/new.html", quiz=quiz, form=form), 422
+    return render_template("live/new.html", quiz=quiz, form=form)
+
+
+@bp.get("/host/sessions/<int:session_id>")
+@role_required("teacher", "admin")
+def host_screen(session_id: int):
+    session = _hosted(session_id)
+    screen = live.screen(db.session, session)
+    db.session.commit()  # a question whose time is up was just closed
+    return render_template(
+        "live/host.html",
+        screen=screen,
+        join_url=url_for(".join", code=session.code, _external=True),
+        members=live.players(db.session, session) if session.state in (live.LOBBY, live.OPEN) else [],
+        progress=live.results(db.session, session) if session.pacing == live.SELF_PACED else None,
+        action_form=HostActionForm(),
+        remove_form=ConfirmForm(),
+    )
+
+
+@bp.post("/host/sessions/<int:session_id>/action")
+@role_required("teacher", "admin")
+def host_action(session_id: int):
+    session = _hosted(session_id)
+    form = HostActionForm()
+    if not form.validate():
+        abort(400)
+    try:
+        live.host_action(db.session, session, form.action.data)
+    except live.LiveError as error:
+        flash(str(error))
+    db.session.commit()
+    return redirect(url_for(".host_screen", session_id=session.id), 303)
+
+
+@bp.post("/host/sessions/<int:session_id>/players/<int:live_player_id>/remove")
+@role_required("teacher", "admin")
+def remove_player(session_id: int, live_player_id: int):
+    session = _hosted(session_id)
+    if not ConfirmForm().validate():
+        abort(400)
+    try:
+        live.remove_player(db.session, session, live_player_id)
+    except live.LiveError:
+        abort(404)
+    db.session.commit()
+    return redirect(url_for(".host_screen", session_id=session.id), 303)
+
+
+@bp.get("/host/sessions/<int:session_id>/qr.svg")
+@role_required("teacher", "admin")
+def qr_code(session_id: int):
+    session = _hosted(session_id)
+    svg = io.BytesIO()
+    segno.make(url_for(".join", code=session.code, _external=True), error="m").save(
+        svg, kind="svg", scale=8, border=2, title=f"QR code to join session {session.code}"
+    )
+    return Response(svg.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
+
+
+@bp.get("/host/sessions/<int:session_id>/results")
+@role_required("teacher", "admin")
+def host_results(session_id: int):
+    session = _hosted(session_id)
+    return render_template("live/results.html", results=live.results(db.session, session))
+
+
+@bp.get("/host/sessions/<int:session_id>/answers.csv")
+@role_required("teacher", "admin")
+def answers_csv(session_id: int):
+    results = live.results(db.session, _hosted(session_id))
+    rows = [["student", "question_number", "question_id", "question", "answer", "correct", "points", "seconds"]]
+    for student in results.students:
+        for question, cell in zip(results.questions, student.cells):
+            rows.append([
+                student.nickname, question.position, question.question.slug, question.revision.prompt,
+                cell.choices, _yes_no(cell.is_correct) if cell.answered else "", cell.points,
+                f"{cell.elapsed_ms / 1000:.1f}" if cell.elapsed_ms is not None else "",
+            ])
+    return _csv(rows, f"session-{session_id}-answers.csv")
+
+
+@bp.get("/host/sessions/<int:session_id>/summary.csv")
+@role_required("teacher", "admin")
+def summary_csv(session_id: int):
+    results = live.results(db.session, _hosted(session_id))
+    rows = [["rank", "student", "score", "correct", "answered", "questions", "total_seconds", "removed"]]
+    for rank, student in enumerate(results.students, 1):
+        rows.append([
+            rank, student.nickname, student.score, student.correct, student.answered, len(results.questions),
+            f"{student.total_ms / 1000:.1f}", _yes_no(student.removed),
+        ])
+    return _csv(rows, f"session-{session_id}-summary.csv")
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _csv(rows: list[list], filename: str) -> Response:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    for row in rows:
+        # Spreadsheets run cells that start with = + - @ as formulas; a nickname must not.
+        writer.writerow([f"'{cell}" if isinstance(cell, str) and cell[:1] in "=+-@\t\r" else cell for cell in row])
+    return Response(
+        "\ufeff" + buffer.getvalue(),  # the BOM makes spreadsheet programs read UTF-8
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@bp.get("/host/sessions/<int:session_id>/events")
+@role_required("teacher", "admin")
+def host_events(session_id: int):
+    session = _hosted(session_id)
+    return _stream(session, with_answer_counts=True)
+
+
+# Students --------------------------------------------------------------------------------------
+
+
+def _client_key() -> str:
+    """Rate-limit key for joining: the player's token when there is one, else the address."""
+    player = current_player()
+    return f"player:{player.id}" if player else f"address:{request.remote_addr}"
+
+
+@bp.route("/join", methods=["GET", "POST"])
+@limiter.limit(
+    lambda: current_app.config["JOIN_LIMIT_WRONG_CODES"],
+    key_func=_client_key,
+    methods=["POST"],
+    deduct_when=lambda response: response.status_code == 404,
+)
+def join():
+    form = JoinForm(code=request.args.get("code", ""))
+    if request.method == "GET" or not form.validate():
+        status = 422 if request.method == "POST" else 200
+        return render_template("live/join.html", form=form), status
+    session = live.open_session_by_code(db.session, form.code.data)
+    if session is None:
+        form.code.errors = ["No open session has this code. Check the screen and try again."]
+        return render_template("live/join.html", form=form), 404
+    try:
+        live.join(db.session, session, current_player(create=True), form.nickname.data)
+    except live.LiveError as error:
+        form.nickname.errors = [str(error)]
+        return render_template("live/join.html", form=form), 422
+    db.session.commit()
+    return redirect(url_for(".student_screen", session_id=session.id), 303)
+
+
+def _membership(session_id: int) -> tuple[LiveSession, LivePlayer]:
+    session = db.session.get(LiveSession, session_id) or abort(404)
+    member = live.membership(db.session, session, current_player()) or abort(404)
+    return session, member
+
+
+@bp.get("/live/<int:session_id>")
+def student_screen(session_id: int):
+    session, member = _membership(session_id)
+    if session.pacing == live.SELF_PACED:
+        db.session.commit()
+        return redirect(url_for("play.resume", public_id=member.attempt.public_id), 303)
+    view = live.student_screen(db.session, session, member)
+    db.session.commit()
+    form = AnswerForm.for_choices(len(view.screen.choices), _multiple(view)) if view.screen.choices else None
+    return render_template("live/student.html", view=view, form=form)
+
+
+def _multiple(view: live.StudentScreen) -> bool:
+    return view.screen.question is not None and play.KINDS[view.screen.question.revision.kind].multiple
+
+
+@bp.post("/live/<int:session_id>/answer")
+def answer(session_id: int):
+    session, member = _membership(session_id)
+    question = live.current_question(db.session, session)
+    if question is None:
+        return redirect(url_for(".student_screen", session_id=session.id), 303)
+    form = AnswerForm.for_choices(len(question.revision.choices), play.KINDS[question.revision.kind].multiple)
+    if not form.validate():
+        view = live.student_screen(db.session, session, member)
+        db.session.commit()
+        return render_template("live/student.html", view=view, form=form), 422
+    try:
+        live.submit(db.session, session, member, form.picked)
+    except live.LiveError as error:
+        flash(str(error))
+    db.session.commit()
+    return redirect(url_for(".student_screen", session_id=session.id), 303)
+
+
+@bp.get("/live/<int:session_id>/events")
+def student_events(session_id: int):
+    session, _member = _membership(session_id)
+    return _stream(session, with_answer_counts=False)
+
+
+# Event streams ---------------------------------------------------------------------------------
+
+
+def _stream(session: LiveSession, *, with_answer_counts: bool) -> Response:
+    """Server-sent events: ``change`` with the session's state whenever it changes, and for the
+    host ``answers`` with the number of answers to the open question."""
+    app = current_app._get_current_object()
+    watcher = events.watcher(app)
+    session_id, version = session.id, session.version
+    first = _state_event(session)
+    # The stream outlives the request's transaction: hand the connection back first.
+    db.session.remove()
+
+    def generate():
+        nonlocal version
+        yield "retry: 1000\n\n" + first
+        answers = None
+        started = time.monotonic()
+        idle = 0.0
+        while time.monotonic() - started < STREAM_LIFETIME:
+            wait = 0.5 if with_answer_counts else HEARTBEAT
+            new_version = watcher.wait(session_id, version, wait)
+            if new_version is not None:
+                version = new_version
+                idle = 0.0
+                with app.app_context():
+                    current = db.session.get(LiveSession, session_id)
+                    event = _state_event(current)
+                    db.session.remove()
+                yield event
+                if current.state == live.FINISHED:
+                    return
+            else:
+                idle += wait
+            if with_answer_counts:
+                with app.app_context():
+                    current = db.session.get(LiveSession, session_id)
+                    count = live.answered_count(db.session, current) if current.state == live.QUESTION_OPEN else None
+                    db.session.remove()
+                if count is not None and count != answers:
+                    answers = count
+                    yield f"event: answers\ndata: {count}\n\n"
+            if idle >= HEARTBEAT:
+                idle = 0.0
+                yield ": keep-alive\n\n"
+
+    return Response(
+        generate(),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+def _state_event(session: LiveSession) -> str:
+    data = json.dumps({"version": session.version, "state": session.state, "position": session.position})
+    return f"id: {session.version}\nevent: change\ndata: {data}\n\n"

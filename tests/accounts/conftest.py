@@ -1,0 +1,66 @@
+"""Fixtures for accounts: users made through the domain, logging in as a person would."""
+
+from __future__ import annotations
+
+import pytest
+
+from quiz import accounts, create_app
+from quiz.extensions import db
+from tests.conftest import csrf_token
+
+PASSWORD = "correct horse battery"
+#: What the app hashes with, kept before the fixture below replaces it.
+PRODUCTION_HASH_METHOD = accounts.PASSWORD_HASH_METHOD
+
+
+@pytest.fixture(autouse=True)
+def _cheap_password_hashes(monkeypatch):
+    """scrypt with werkzeug's cost takes ~0.2 s a hash; these tests make hundreds. The same
+    algorithm at 1/32 of the work keeps them fast; one test checks the real setting."""
+    monkeypatch.setattr(accounts, "PASSWORD_HASH_METHOD", "scrypt:1024:8:1")
+
+
+@pytest.fixture
+def make_user(app):
+    """Create an account and commit it; return its stored username."""
+
+    def make(username: str = "ana", password: str = PASSWORD, role: str = "teacher") -> str:
+        with app.app_context():
+            user = accounts.create_user(db.session, username, password, role)
+            db.session.commit()
+            return user.username
+
+    return make
+
+
+@pytest.fixture
+def make_app(tmp_path):
+    """A fresh app with extra settings, for tests that need other limits than the defaults."""
+    apps = []
+
+    def make(**settings):
+        app = create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": "test-secret-key-that-is-long-enough-0123456789",
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / f'quiz-{len(apps)}.sqlite3'}",
+                **settings,
+            }
+        )
+        with app.app_context():
+            db.create_all()
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        with app.app_context():
+            db.engine.dispose()
+
+
+def login(client, username: str, password: str = PASSWORD, next: str | None = None, **kwargs):
+    """Open the login page and submit it; return the response to the POST."""
+    query = {} if next is None else {"next": next}
+    page = client.get("/login", query_string=query, **kwargs).get_data(as_text=True)
+    data = {"csrf_token": csrf_token(page), "username": username, "password": password}
+    return client.post("/login", query_string=query, data=data, **kwargs)
