@@ -91,6 +91,10 @@ def server(database_url: str, workers: int):
         log.close()
 
 
+def progress(message: str) -> None:
+    print(f"  {time.strftime('%H:%M:%S')} {message}", file=sys.stderr, flush=True)
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")
@@ -140,10 +144,10 @@ class Student:
 
     async def answer(self, position: int, window: float) -> None:
         await asyncio.sleep(random.uniform(0, window))
-        page = (await self.client.get(self.live_url)).text  # the phone redraws its page
-        choices = page.count('name="choice"')
+        response = await self.client.get(self.live_url)  # the phone redraws its page
+        choices = response.text.count('name="choice"')
         if not choices:
-            self.errors.append(f"question {position}: no choices on the page")
+            self.errors.append(f"question {position}: no choices on the page ({response.status_code})")
             return
         started = time.perf_counter()
         response = await self.client.post(
@@ -152,6 +156,7 @@ class Student:
         self.latencies.append(time.perf_counter() - started)
         if response.status_code == 303:
             self.answered.append(position)
+            await self.client.get(response.headers["location"])  # the phone follows the redirect
         else:
             self.errors.append(f"question {position}: answer got {response.status_code}")
 
@@ -171,10 +176,12 @@ async def run(base: str, students: int, questions: int, window: float) -> dict:
     code = CODE.search(page).group(1)
     token = CSRF.search(page).group(1)
 
-    limits = httpx.Limits(max_connections=4, max_keepalive_connections=2)
+    # Idle connections expire before the server's keep-alive (20 s) closes them under us.
+    limits = httpx.Limits(max_connections=4, max_keepalive_connections=2, keepalive_expiry=10)
     crowd = [Student(base, index, limits) for index in range(students)]
     for batch in range(0, students, 50):
         await asyncio.gather(*(student.join(code) for student in crowd[batch : batch + 50]))
+    progress(f"{students} students joined")
     stop = asyncio.Event()
     followers = [asyncio.create_task(student.follow(window, stop)) for student in crowd]
     await asyncio.sleep(2)  # let every stream connect
@@ -190,13 +197,15 @@ async def run(base: str, students: int, questions: int, window: float) -> dict:
             if 'data-state="question_open"' not in page:
                 break
             await asyncio.sleep(0.5)
+        progress(f"question {position} closed")
         await host.post(host_url + "/action", data={"csrf_token": token, "action": "reveal"})
         await host.post(host_url + "/action", data={"csrf_token": token, "action": "next"})  # leaderboard
     await host.post(host_url + "/action", data={"csrf_token": token, "action": "finish"})
+    progress("finished; waiting for the streams to end")
     try:
         await asyncio.wait_for(asyncio.gather(*followers), timeout=60)
     except TimeoutError:
-        pass
+        progress("some streams did not see the end")
     delays = [student.opened[p] - nexts[p] for student in crowd for p in student.opened]
     latencies = [value for student in crowd for value in student.latencies]
     sent = sum(len(student.answered) for student in crowd)

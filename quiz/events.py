@@ -25,9 +25,18 @@ from quiz.models import LiveSession, utcnow
 logger = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class State:
+    """What a screen needs to know to decide whether to redraw."""
+
+    version: int
+    state: str
+    position: int
+
+
 @dataclass
 class _Watch:
-    version: int
+    state: State
     waiters: int = 0
     condition: threading.Condition = field(default_factory=threading.Condition)
 
@@ -40,22 +49,23 @@ class SessionWatcher:
         self._watches: dict[int, _Watch] = {}
         self._thread: threading.Thread | None = None
 
-    def wait(self, session_id: int, known_version: int, timeout: float) -> int | None:
-        """Block until the session's version is no longer ``known_version``; return the new
-        version, or None when ``timeout`` seconds pass first."""
-        watch = self._register(session_id, known_version)
+    def wait(self, session_id: int, known: State, timeout: float) -> State | None:
+        """Block until the session's version is no longer ``known``'s; return the new state,
+        or None when ``timeout`` seconds pass first. Streams get the state from here, so
+        that a change costs one query per process, not one per stream."""
+        watch = self._register(session_id, known)
         try:
             with watch.condition:
-                if watch.version == known_version:
+                if watch.state.version == known.version:
                     watch.condition.wait(timeout)
-                return watch.version if watch.version != known_version else None
+                return watch.state if watch.state.version != known.version else None
         finally:
             self._unregister(session_id)
 
-    def _register(self, session_id: int, known_version: int) -> _Watch:
+    def _register(self, session_id: int, known: State) -> _Watch:
         with self._lock:
             self._ensure_running()
-            watch = self._watches.setdefault(session_id, _Watch(known_version))
+            watch = self._watches.setdefault(session_id, _Watch(known))
             watch.waiters += 1
             return watch
 
@@ -91,14 +101,14 @@ class SessionWatcher:
                 versions = self._versions_after_due_changes(session_ids)
             finally:
                 db.session.remove()
-        for session_id, version in versions.items():
+        for session_id, state in versions.items():
             watch = self._watches.get(session_id)
-            if watch is not None and watch.version != version:
+            if watch is not None and watch.state.version != state.version:
                 with watch.condition:
-                    watch.version = version
+                    watch.state = state
                     watch.condition.notify_all()
 
-    def _versions_after_due_changes(self, session_ids: list[int]) -> dict[int, int]:
+    def _versions_after_due_changes(self, session_ids: list[int]) -> dict[int, State]:
         now = utcnow()
         due = sa.or_(
             sa.and_(LiveSession.state == live.QUESTION_OPEN, LiveSession.question_closes_at <= now),
@@ -107,8 +117,11 @@ class SessionWatcher:
         for session in db.session.scalars(sa.select(LiveSession).where(LiveSession.id.in_(session_ids), due)):
             live.tick(db.session, session, now)
         db.session.commit()
-        rows = db.session.execute(sa.select(LiveSession.id, LiveSession.version).where(LiveSession.id.in_(session_ids)))
-        return dict(rows.all())
+        rows = db.session.execute(
+            sa.select(LiveSession.id, LiveSession.version, LiveSession.state, LiveSession.position)
+            .where(LiveSession.id.in_(session_ids))
+        )
+        return {session_id: State(version, state, position) for session_id, version, state, position in rows}
 
 
 def watcher(app: Flask) -> SessionWatcher:

@@ -15,7 +15,7 @@ from wtforms import (
     StringField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
 
 from quiz.play import LENGTH_ALL, LENGTH_STANDARD
 
@@ -146,7 +146,7 @@ class JoinForm(FlaskForm):
         "Nickname",
         filters=[clean_nickname],
         validators=[
-            InputRequired(message="Choose a nickname."),
+            DataRequired(message="Choose a nickname."),
             Length(max=NICKNAME_MAX_LENGTH, message="Use at most 20 characters."),
             nickname_characters,
         ],

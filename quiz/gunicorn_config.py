@@ -18,7 +18,7 @@ worker_class = "gevent"
 worker_connections = int(os.environ.get("QUIZ_WORKER_CONNECTIONS", "2000"))
 # A stream is idle for long stretches; these bound a stuck request, not an open stream.
 timeout = 30
-keepalive = 5
+keepalive = 20
 #: Seconds that running requests get to finish after SIGTERM before workers are killed.
 graceful_timeout = 20
 control_socket_disable = True

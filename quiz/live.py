@@ -249,6 +249,21 @@ def membership(session: so.Session, live: LiveSession, player: Player | None) ->
     )
 
 
+def membership_by_token(session: so.Session, session_id: int, token: str | None) -> tuple[LiveSession, LivePlayer] | None:
+    """The session and the place in it of the player with ``token``, in one query: every
+    phone asks for this on every request."""
+    if not token:
+        return None
+    row = session.execute(
+        sa.select(LiveSession, LivePlayer)
+        .join(LivePlayer, LivePlayer.session_id == LiveSession.id)
+        .join(Player, Player.id == LivePlayer.player_id)
+        .where(LiveSession.id == session_id, Player.token == token, LivePlayer.removed_at.is_(None))
+        .options(so.joinedload(LivePlayer.attempt), so.joinedload(LiveSession.quiz))
+    ).one_or_none()
+    return (row[0], row[1]) if row else None
+
+
 def remove_player(session: so.Session, live: LiveSession, live_player_id: int, now: datetime | None = None) -> None:
     live_player = session.get(LivePlayer, live_player_id)
     if live_player is None or live_player.session_id != live.id:
@@ -299,10 +314,71 @@ def _transition(session: so.Session, live: LiveSession, allowed_from: tuple[str,
     return bool(changed)
 
 
-def current_question(session: so.Session, live: LiveSession) -> LiveQuestion | None:
+@dataclass(frozen=True)
+class ChoiceData:
+    position: int
+    text: str
+    is_correct: bool
+
+
+@dataclass(frozen=True)
+class QuoteData:
+    position: int
+    span_start: int
+    span_end: int
+    excerpt: str
+
+
+@dataclass(frozen=True)
+class RevisionData:
+    id: int
+    kind: str
+    prompt: str
+    explanation: str
+    choices: tuple[ChoiceData, ...]
+    quotes: tuple[QuoteData, ...]
+
+
+@dataclass(frozen=True)
+class QuestionData:
+    """A session's question as every screen uses it, with its choices in the session's order.
+
+    A session's questions and their revisions never change, so each process keeps these
+    in memory: every phone asks for its page when a question opens, and none of them then
+    costs a query for it.
+    """
+
+    session_id: int
+    position: int
+    question_id: int
+    question_slug: str
+    revision_id: int
+    time_limit: int
+    revision: RevisionData
+    #: The choices in the order the session shows them.
+    order: tuple[ChoiceData, ...]
+
+
+_QUESTION_CACHE: dict[tuple[int, datetime, int], QuestionData] = {}
+_QUESTION_CACHE_SIZE = 10_000
+
+
+def current_question(session: so.Session, live: LiveSession) -> QuestionData | None:
     if live.position < 1:
         return None
-    return session.scalar(
+    # The creation time tells sessions apart even where ids repeat (a recreated database).
+    key = (live.id, live.created_at, live.position)
+    cached = _QUESTION_CACHE.get(key)
+    if cached is None:
+        cached = _load_question(session, live)
+        if len(_QUESTION_CACHE) >= _QUESTION_CACHE_SIZE:
+            _QUESTION_CACHE.clear()
+        _QUESTION_CACHE[key] = cached
+    return cached
+
+
+def _load_question(session: so.Session, live: LiveSession) -> QuestionData:
+    row = session.scalar(
         sa.select(LiveQuestion)
         .where(LiveQuestion.session_id == live.id, LiveQuestion.position == live.position)
         .options(
@@ -310,6 +386,18 @@ def current_question(session: so.Session, live: LiveSession) -> LiveQuestion | N
             so.joinedload(LiveQuestion.revision).selectinload(QuestionRevision.quotes),
             so.joinedload(LiveQuestion.question),
         )
+    )
+    revision = row.revision
+    data = RevisionData(
+        revision.id, revision.kind, revision.prompt, revision.explanation,
+        tuple(ChoiceData(choice.position, choice.text, choice.is_correct) for choice in revision.choices),
+        tuple(QuoteData(quote.position, quote.span_start, quote.span_end, quote.excerpt) for quote in revision.quotes),
+    )
+    order = list(data.choices)
+    if live.quiz.shuffle_choices and data.kind != "true_false":
+        random.Random(f"{live.shuffle_seed}:{row.question_id}").shuffle(order)
+    return QuestionData(
+        live.id, row.position, row.question_id, row.question.slug, revision.id, row.time_limit, data, tuple(order)
     )
 
 
@@ -354,10 +442,19 @@ def advance(session: so.Session, live: LiveSession, now: datetime | None = None)
 
 
 def finish(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
-    """End the session from any state; its join code becomes free again."""
+    """End the session from any state; its join code becomes free again, and every student's
+    attempt ends, so that those who missed questions can still review their answers."""
     now = now or utcnow()
     allowed = tuple(state for state in STATES if state != FINISHED)
-    return _transition(session, live, allowed, state=FINISHED, finished_at=now, question_closes_at=None)
+    if not _transition(session, live, allowed, state=FINISHED, finished_at=now, question_closes_at=None):
+        return False
+    session.execute(
+        sa.update(Attempt)
+        .where(Attempt.live_session_id == live.id, Attempt.finished_at.is_(None))
+        .values(finished_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    return True
 
 
 def host_action(session: so.Session, live: LiveSession, action: str, now: datetime | None = None) -> bool:
@@ -414,30 +511,34 @@ def close_if_everyone_answered(session: so.Session, live: LiveSession, now: date
 
 
 def submit(
-    session: so.Session, live: LiveSession, live_player: LivePlayer, picked: list[int], now: datetime | None = None
+    session: so.Session,
+    live: LiveSession,
+    live_player: LivePlayer,
+    picked: list[int],
+    now: datetime | None = None,
+    question: QuestionData | None = None,
 ) -> bool:
     """Record a student's answer to the open question; False if they had already answered.
 
     Raises LiveError outside the open window: before the question opens, after it closes or
-    its time is up, or in a session that is not host-paced.
+    its time is up, or in a session that is not host-paced. ``question``, the current
+    question if the caller has it already, spares a query.
     """
     now = now or utcnow()
     if live.pacing != HOST_PACED:
         raise LiveError("Answer through the quiz pages of a self-paced session.")
     if live.state != QUESTION_OPEN or (live.question_closes_at and now > live.question_closes_at):
         raise LiveError("This question is closed.")
+    question = question or current_question(session, live)
     attempt = live_player.attempt
-    slot = play.load_slot(session, attempt, live.position)
-    graded = play.grade(attempt, slot, picked)
+    graded = play.grade_choices(list(question.order), question.revision.kind, picked)
     elapsed_ms = int((now - (live.question_opened_at or now)).total_seconds() * 1000)
-    limit = session.scalar(
-        sa.select(LiveQuestion.time_limit).where(LiveQuestion.session_id == live.id, LiveQuestion.position == live.position)
-    )
+    limit = question.time_limit
     # Only the open question can be answered, so a student who answered every earlier
     # question has answered exactly position - 1; one they let pass breaks the streak.
     streak = live_player.streak if attempt.answered_count == live.position - 1 else 0
     points = scoring.RULES[live.scoring](graded.is_correct, elapsed_ms, limit, streak)
-    if not play.record_answer(session, attempt, slot, graded, points=points, now=now, elapsed_ms=elapsed_ms):
+    if not play.record_answer(session, attempt, question, graded, points=points, now=now, elapsed_ms=elapsed_ms):
         return False
     live_player.streak = streak + 1 if graded.is_correct else 0
     session.flush()
@@ -480,7 +581,7 @@ class Screen:
     """
 
     live: LiveSession
-    question: LiveQuestion | None = None
+    question: QuestionData | None = None
     choices: list[play.ShownChoice] = field(default_factory=list)
     results: list[ChoiceResult] = field(default_factory=list)
     sources: list[play.Source] = field(default_factory=list)
@@ -494,19 +595,24 @@ class Screen:
         return self.live.state in (REVEAL, LEADERBOARD, FINISHED) and self.question is not None
 
 
-def screen(session: so.Session, live: LiveSession, now: datetime | None = None) -> Screen:
-    """The session's shared screen (the projector), after applying any change now due."""
+def screen(session: so.Session, live: LiveSession, now: datetime | None = None, *, counts: bool = True) -> Screen:
+    """The session's shared screen (the projector), after applying any change now due.
+
+    Without ``counts`` (a phone during a question), the answer and player counts are left
+    out: every phone asks for its page when a question opens, and only the projector shows them.
+    """
     now = now or utcnow()
     tick(session, live, now)
-    view = Screen(live, players=player_count(session, live))
     question = current_question(session, live)
+    counts = counts or live.state != QUESTION_OPEN
+    view = Screen(live, players=player_count(session, live) if counts else 0)
     if question is None or live.pacing != HOST_PACED:
-        view.standings = standings(session, live)
+        view.standings = standings(session, live) if live.state != LOBBY else []
         return view
     view.question = question
-    order = _order(live, question)
+    order = question.order
     view.choices = [play.ShownChoice(number, choice.text) for number, choice in enumerate(order, 1)]
-    view.answered = answered_count(session, live)
+    view.answered = answered_count(session, live) if counts else 0
     if live.state == QUESTION_OPEN and live.question_closes_at:
         view.seconds_left = max((live.question_closes_at - now).total_seconds(), 0.0)
     if view.revealed:
@@ -515,7 +621,7 @@ def screen(session: so.Session, live: LiveSession, now: datetime | None = None) 
             play.Source(
                 quote.excerpt,
                 articles.passage(live.quiz.article.text, quote.span_start, quote.span_end, quote.excerpt),
-                articles.quote_anchor(question.question.slug, quote.position),
+                articles.quote_anchor(question.question_slug, quote.position),
             )
             for quote in question.revision.quotes
         ]
@@ -524,15 +630,7 @@ def screen(session: so.Session, live: LiveSession, now: datetime | None = None) 
     return view
 
 
-def _order(live: LiveSession, question: LiveQuestion):
-    """The choices in the session's order: every phone and the projector show the same one."""
-    choices = list(question.revision.choices)
-    if live.quiz.shuffle_choices and question.revision.kind != "true_false":
-        random.Random(f"{live.shuffle_seed}:{question.question_id}").shuffle(choices)
-    return choices
-
-
-def distribution(session: so.Session, live: LiveSession, question: LiveQuestion, order) -> list[ChoiceResult]:
+def distribution(session: so.Session, live: LiveSession, question: QuestionData, order) -> list[ChoiceResult]:
     """How many students picked each choice of ``question``."""
     masks = session.execute(
         sa.select(Answer.selected_mask, sa.func.count())
@@ -553,19 +651,26 @@ def distribution(session: so.Session, live: LiveSession, question: LiveQuestion,
     ]
 
 
-def standings(session: so.Session, live: LiveSession, limit: int | None = None) -> list[Standing]:
-    """Students by points; ties go to the shorter total answering time, then to who joined first."""
-    total_time = (
+def _total_answer_time():
+    return (
         sa.select(sa.func.coalesce(sa.func.sum(Answer.elapsed_ms), 0))
         .where(Answer.attempt_id == LivePlayer.attempt_id)
         .correlate(LivePlayer)
         .scalar_subquery()
     )
+
+
+#: The order of standings, podium and results alike.
+_RANKING = (Attempt.score.desc(), _total_answer_time(), LivePlayer.joined_at, LivePlayer.id)
+
+
+def standings(session: so.Session, live: LiveSession, limit: int | None = None) -> list[Standing]:
+    """Students by points; ties go to the shorter total answering time, then to who joined first."""
     rows = session.execute(
         sa.select(LivePlayer.id, LivePlayer.nickname, Attempt.score)
         .join(Attempt, Attempt.id == LivePlayer.attempt_id)
         .where(LivePlayer.session_id == live.id, LivePlayer.removed_at.is_(None))
-        .order_by(Attempt.score.desc(), total_time, LivePlayer.joined_at, LivePlayer.id)
+        .order_by(*_RANKING)
         .limit(limit)
     ).all()
     return [Standing(rank, nickname, score, player_id) for rank, (player_id, nickname, score) in enumerate(rows, 1)]
@@ -582,7 +687,7 @@ class StudentScreen:
 
 
 def student_screen(session: so.Session, live: LiveSession, live_player: LivePlayer, now: datetime | None = None) -> StudentScreen:
-    shared = screen(session, live, now)
+    shared = screen(session, live, now, counts=False)
     view = StudentScreen(shared, live_player)
     if shared.question is not None:
         view.answer = session.scalar(
@@ -640,7 +745,7 @@ def results(session: so.Session, live: LiveSession) -> SessionResults:
         sa.select(LivePlayer, Attempt)
         .join(Attempt, Attempt.id == LivePlayer.attempt_id)
         .where(LivePlayer.session_id == live.id)
-        .order_by(Attempt.score.desc(), LivePlayer.joined_at, LivePlayer.id)
+        .order_by(LivePlayer.removed_at.is_not(None), *_RANKING)
     ).all()
     answers: dict[tuple[int, int], Answer] = {
         (answer.attempt_id, answer.question_id): answer

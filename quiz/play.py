@@ -22,6 +22,7 @@ from quiz.models import (
     AttemptQuestion,
     BestScore,
     Choice,
+    LiveQuestion,
     Player,
     Question,
     QuestionRevision,
@@ -297,14 +298,18 @@ class Graded:
 
 def grade(attempt: Attempt, slot: AttemptQuestion, picked: list[int]) -> Graded:
     """Grade the choices picked, given by their numbers on screen; ValueError for a bad number."""
-    order = displayed_order(attempt, slot)
+    return grade_choices(displayed_order(attempt, slot), slot.revision.kind, picked)
+
+
+def grade_choices(order: list[Choice], kind: str, picked: list[int]) -> Graded:
+    """Grade ``picked``, numbers into ``order`` (the choices as shown)."""
     selected_mask = 0
     for number in picked:
         if not 1 <= number <= len(order):
             raise ValueError(f"no choice number {number}")
         selected_mask |= 1 << order[number - 1].position
-    correct_mask = sum(1 << choice.position for choice in slot.revision.choices if choice.is_correct)
-    return Graded(selected_mask, KINDS[slot.revision.kind].is_correct(selected_mask, correct_mask))
+    correct_mask = sum(1 << choice.position for choice in order if choice.is_correct)
+    return Graded(selected_mask, KINDS[kind].is_correct(selected_mask, correct_mask))
 
 
 def submit_answer(
@@ -325,7 +330,7 @@ def submit_answer(
 def record_answer(
     session: so.Session,
     attempt: Attempt,
-    slot: AttemptQuestion,
+    slot: AttemptQuestion | LiveQuestion,
     graded: Graded,
     *,
     points: int,

@@ -8,6 +8,7 @@ from quiz.extensions import db
 
 _EXPLANATIONS = {
     400: "The request could not be understood.",
+    403: "Your account cannot open this page.",
     404: "There is nothing at this address. The link may be mistyped or out of date.",
     405: "This page cannot be used that way.",
     413: "What you sent is too large.",

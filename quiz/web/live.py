@@ -27,7 +27,7 @@ from quiz.extensions import db, limiter
 from quiz.forms import AnswerForm, ConfirmForm, HostActionForm, HostSessionForm, JoinForm
 from quiz.models import LivePlayer, LiveSession
 from quiz.web.auth import role_required
-from quiz.web.players import current_player
+from quiz.web.players import current_player, player_token
 
 bp = Blueprint("live", __name__)
 
@@ -177,6 +177,9 @@ def summary_csv(session_id: int):
     return _csv(rows, f"session-{session_id}-summary.csv")
 
 
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def _yes_no(value: bool) -> str:
     return "yes" if value else "no"
 
@@ -186,7 +189,7 @@ def _csv(rows: list[list], filename: str) -> Response:
     writer = csv.writer(buffer)
     for row in rows:
         # Spreadsheets run cells that start with = + - @ as formulas; a nickname must not.
-        writer.writerow([f"'{cell}" if isinstance(cell, str) and cell[:1] in "=+-@\t\r" else cell for cell in row])
+        writer.writerow([f"'{cell}" if isinstance(cell, str) and cell.startswith(_FORMULA_STARTS) else cell for cell in row])
     return Response(
         "\ufeff" + buffer.getvalue(),  # the BOM makes spreadsheet programs read UTF-8
         mimetype="text/csv",
@@ -218,6 +221,10 @@ def _client_key() -> str:
     deduct_when=lambda response: response.status_code == 404,
 )
 def join():
+    # Every phone gets its own player token before its first try, so that the wrong-code
+    # limit counts per phone, not per address: a classroom often shares one.
+    current_player(create=True)
+    db.session.commit()
     form = JoinForm(code=request.args.get("code", ""))
     if request.method == "GET" or not form.validate():
         status = 422 if request.method == "POST" else 200
@@ -236,9 +243,7 @@ def join():
 
 
 def _membership(session_id: int) -> tuple[LiveSession, LivePlayer]:
-    session = db.session.get(LiveSession, session_id) or abort(404)
-    member = live.membership(db.session, session, current_player()) or abort(404)
-    return session, member
+    return live.membership_by_token(db.session, session_id, player_token()) or abort(404)
 
 
 @bp.get("/live/<int:session_id>")
@@ -269,7 +274,7 @@ def answer(session_id: int):
         db.session.commit()
         return render_template("live/student.html", view=view, form=form), 422
     try:
-        live.submit(db.session, session, member, form.picked)
+        live.submit(db.session, session, member, form.picked, question=question)
     except live.LiveError as error:
         flash(str(error))
     db.session.commit()
@@ -290,38 +295,30 @@ def _stream(session: LiveSession, *, with_answer_counts: bool) -> Response:
     host ``answers`` with the number of answers to the open question."""
     app = current_app._get_current_object()
     watcher = events.watcher(app)
-    session_id, version = session.id, session.version
-    first = _state_event(session)
+    session_id = session.id
+    known = events.State(session.version, session.state, session.position)
     # The stream outlives the request's transaction: hand the connection back first.
     db.session.remove()
 
     def generate():
-        nonlocal version
-        yield "retry: 1000\n\n" + first
+        nonlocal known
+        yield "retry: 1000\n\n" + _state_event(known)
         answers = None
         started = time.monotonic()
         idle = 0.0
-        while time.monotonic() - started < STREAM_LIFETIME:
-            wait = 0.5 if with_answer_counts else HEARTBEAT
-            new_version = watcher.wait(session_id, version, wait)
-            if new_version is not None:
-                version = new_version
-                idle = 0.0
-                with app.app_context():
-                    current = db.session.get(LiveSession, session_id)
-                    event = _state_event(current)
-                    db.session.remove()
-                yield event
-                if current.state == live.FINISHED:
-                    return
+        wait = 0.5 if with_answer_counts else HEARTBEAT
+        while time.monotonic() - started < STREAM_LIFETIME and known.state != live.FINISHED:
+            changed = watcher.wait(session_id, known, wait)
+            if changed is not None:
+                known, idle = changed, 0.0
+                yield _state_event(known)
             else:
                 idle += wait
-            if with_answer_counts:
+            if with_answer_counts and known.state == live.QUESTION_OPEN:
                 with app.app_context():
-                    current = db.session.get(LiveSession, session_id)
-                    count = live.answered_count(db.session, current) if current.state == live.QUESTION_OPEN else None
+                    count = live.answered_count(db.session, db.session.get(LiveSession, session_id))
                     db.session.remove()
-                if count is not None and count != answers:
+                if count != answers:
                     answers = count
                     yield f"event: answers\ndata: {count}\n\n"
             if idle >= HEARTBEAT:
@@ -335,6 +332,6 @@ def _stream(session: LiveSession, *, with_answer_counts: bool) -> Response:
     )
 
 
-def _state_event(session: LiveSession) -> str:
-    data = json.dumps({"version": session.version, "state": session.state, "position": session.position})
-    return f"id: {session.version}\nevent: change\ndata: {data}\n\n"
+def _state_event(state: events.State) -> str:
+    data = json.dumps({"version": state.version, "state": state.state, "position": state.position})
+    return f"id: {state.version}\nevent: change\ndata: {data}\n\n"

@@ -14,6 +14,11 @@ from quiz.models import Player
 _SESSION_KEY = "player"
 
 
+def player_token() -> str | None:
+    """The token from the session cookie, unchecked: for queries that join on it themselves."""
+    return session.get(_SESSION_KEY)
+
+
 def current_player(*, create: bool = False) -> Player | None:
     """The request's player; with ``create``, a new one is made for a first-time visitor."""
     if "player" not in g:
