@@ -124,6 +124,9 @@ class SessionWatcher:
         return {session_id: State(version, state, position) for session_id, version, state, position in rows}
 
 
+_CREATE_LOCK = threading.Lock()
+
+
 def watcher(app: Flask) -> SessionWatcher:
     """The app's watcher in this process."""
     with _CREATE_LOCK:
@@ -131,5 +134,3 @@ def watcher(app: Flask) -> SessionWatcher:
             app.extensions["quiz_watcher"] = SessionWatcher(app, app.config["LIVE_POLL_INTERVAL"])
         return app.extensions["quiz_watcher"]
 
-
-_CREATE_LOCK = threading.Lock()

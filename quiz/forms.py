@@ -9,6 +9,7 @@ from wtforms import (
     BooleanField,
     DateTimeLocalField,
     IntegerField,
+    PasswordField,
     RadioField,
     SelectField,
     SelectMultipleField,
@@ -17,6 +18,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
 
+from quiz import accounts
 from quiz.play import LENGTH_ALL, LENGTH_STANDARD
 
 NICKNAME_MAX_LENGTH = 20
@@ -87,6 +89,12 @@ class AnswerForm(FlaskForm):
         return form_class(**kwargs)
 
     @property
+    def picked_values(self) -> list[str]:
+        """The numbers submitted, as text, to re-check them when the form comes back."""
+        data = self.choice.data  # type: ignore[attr-defined]
+        return [str(value) for value in (data if isinstance(data, list) else [data]) if value]
+
+    @property
     def picked(self) -> list[int]:
         data = self.choice.data  # type: ignore[attr-defined]
         return [int(value) for value in (data if isinstance(data, list) else [data])]
@@ -155,3 +163,26 @@ class JoinForm(FlaskForm):
 
 class HostActionForm(FlaskForm):
     action = StringField(validators=[InputRequired()])
+
+
+class LoginForm(FlaskForm):
+    username = StringField(
+        "Username",
+        validators=[
+            InputRequired(message="Enter your username."),
+            Length(
+                max=accounts.USERNAME_MAX_LENGTH,
+                message=f"A username has at most {accounts.USERNAME_MAX_LENGTH} characters.",
+            ),
+        ],
+    )
+    password = PasswordField(
+        "Password",
+        validators=[
+            InputRequired(message="Enter your password."),
+            Length(
+                max=accounts.PASSWORD_MAX_LENGTH,
+                message=f"A password has at most {accounts.PASSWORD_MAX_LENGTH} characters.",
+            ),
+        ],
+    )

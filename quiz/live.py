@@ -502,7 +502,21 @@ def tick(session: so.Session, live: LiveSession, now: datetime | None = None) ->
 
 
 def close_if_everyone_answered(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
-    if live.state == QUESTION_OPEN and answered_count(session, live) >= player_count(session, live):
+    if live.state != QUESTION_OPEN:
+        return False
+    question_id = (
+        sa.select(LiveQuestion.question_id)
+        .where(LiveQuestion.session_id == live.id, LiveQuestion.position == live.position)
+        .scalar_subquery()
+    )
+    # Both counts in one query: this runs after every answer.
+    players, answered = session.execute(
+        sa.select(sa.func.count(LivePlayer.id), sa.func.count(Answer.id))
+        .select_from(LivePlayer)
+        .outerjoin(Answer, sa.and_(Answer.attempt_id == LivePlayer.attempt_id, Answer.question_id == question_id))
+        .where(LivePlayer.session_id == live.id, LivePlayer.removed_at.is_(None))
+    ).one()
+    if answered >= players:
         return close_question(session, live, now)
     return False
 

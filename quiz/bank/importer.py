@@ -74,42 +74,39 @@ def import_bank(
 
 
 def _sync_articles(session: so.Session, entries: tuple[BankArticle, ...], report: SectionReport) -> dict[str, Article]:
-    existing = {article.slug: article for article in session.scalars(sa.select(Article))}
-    for entry in entries:
-        values = dict(title=entry.title, url=entry.url, published_on=entry.published_on, text=entry.text)
-        article = existing.get(entry.slug)
-        if article is None:
-            existing[entry.slug] = Article(slug=entry.slug, **values)
-            session.add(existing[entry.slug])
-            report.added.append(entry.slug)
-        elif _update(article, values):
-            report.changed.append(entry.slug)
-        else:
-            report.unchanged.append(entry.slug)
-    _retire(existing.values(), {entry.slug for entry in entries}, report)
-    return existing
+    return _sync(session, Article, {
+        entry.slug: dict(title=entry.title, url=entry.url, published_on=entry.published_on, text=entry.text)
+        for entry in entries
+    }, report)
 
 
 def _sync_quizzes(
     session: so.Session, entries: tuple[BankQuiz, ...], articles: dict[str, Article], report: SectionReport
 ) -> dict[str, Quiz]:
-    existing = {quiz.slug: quiz for quiz in session.scalars(sa.select(Quiz))}
-    for entry in entries:
-        values = dict(
+    return _sync(session, Quiz, {
+        entry.slug: dict(
             title=entry.title, description=entry.description, article=articles[entry.article_slug],
             position=entry.position, questions_per_attempt=entry.questions_per_attempt,
             shuffle_choices=entry.shuffle_choices, time_limit=entry.time_limit,
         )
-        quiz = existing.get(entry.slug)
-        if quiz is None:
-            existing[entry.slug] = Quiz(slug=entry.slug, **values)
-            session.add(existing[entry.slug])
-            report.added.append(entry.slug)
-        elif _update(quiz, values):
-            report.changed.append(entry.slug)
+        for entry in entries
+    }, report)
+
+
+def _sync(session: so.Session, model: type, wanted: dict[str, dict], report: SectionReport) -> dict:
+    """Add, update and retire ``model`` rows so that they match ``wanted`` (slug -> values)."""
+    existing = {entity.slug: entity for entity in session.scalars(sa.select(model))}
+    for slug, values in wanted.items():
+        entity = existing.get(slug)
+        if entity is None:
+            existing[slug] = model(slug=slug, **values)
+            session.add(existing[slug])
+            report.added.append(slug)
+        elif _update(entity, values):
+            report.changed.append(slug)
         else:
-            report.unchanged.append(entry.slug)
-    _retire(existing.values(), {entry.slug for entry in entries}, report)
+            report.unchanged.append(slug)
+    _retire(existing.values(), set(wanted), report)
     return existing
 
 

@@ -13,15 +13,12 @@ import time
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask_login import AnonymousUserMixin, current_user, login_user, logout_user
-from flask_wtf import FlaskForm
-from wtforms import PasswordField, StringField
-from wtforms.validators import InputRequired, Length
 
 from quiz import accounts
 from quiz.extensions import db, limiter, login_manager
-from quiz.forms import ConfirmForm
+from quiz.forms import ConfirmForm, LoginForm
 from quiz.models import User
-from quiz.web.play import _local_path
+from quiz.web.redirects import local_path
 
 bp = Blueprint("auth", __name__)
 
@@ -92,29 +89,6 @@ def role_required(*roles: str):
     return decorator
 
 
-class LoginForm(FlaskForm):
-    username = StringField(
-        "Username",
-        validators=[
-            InputRequired(message="Enter your username."),
-            Length(
-                max=accounts.USERNAME_MAX_LENGTH,
-                message=f"A username has at most {accounts.USERNAME_MAX_LENGTH} characters.",
-            ),
-        ],
-    )
-    password = PasswordField(
-        "Password",
-        validators=[
-            InputRequired(message="Enter your password."),
-            Length(
-                max=accounts.PASSWORD_MAX_LENGTH,
-                message=f"A password has at most {accounts.PASSWORD_MAX_LENGTH} characters.",
-            ),
-        ],
-    )
-
-
 def _submitted_username() -> str:
     """Rate limit key: the account being tried, however it is spelled."""
     # No account has a longer name: overlong variants share one key instead of filling storage.
@@ -133,7 +107,7 @@ def _client_address() -> str:
 )
 @limiter.limit(lambda: current_app.config["LOGIN_LIMIT_PER_ADDRESS"], key_func=_client_address, methods=["POST"])
 def login():
-    back = _local_path(request.values.get("next"))
+    back = local_path(request.values.get("next"))
     form = LoginForm()
     if request.method == "GET":
         if current_user.is_authenticated:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 
 from quiz import live, play
@@ -11,6 +9,7 @@ from quiz.extensions import db
 from quiz.forms import AnswerForm, ConfirmForm, NicknameForm, StartAttemptForm
 from quiz.models import Attempt, LiveSession
 from quiz.web.players import current_player
+from quiz.web.redirects import local_path
 
 bp = Blueprint("play", __name__)
 
@@ -171,7 +170,7 @@ def leaderboard(slug: str):
 def player():
     player = current_player()
     form = NicknameForm(nickname=player.nickname if player else None)
-    back = _local_path(request.values.get("next"))
+    back = local_path(request.values.get("next"))
     if request.method == "POST":
         if not form.validate():
             return render_template("play/player.html", form=form, back=back), 422
@@ -180,13 +179,3 @@ def player():
         flash("Nickname saved." if form.nickname.data else "Nickname removed: you are off the leaderboards.")
         return redirect(back or url_for(".player"), 303)
     return render_template("play/player.html", form=form, back=back)
-
-
-def _local_path(target: str | None) -> str | None:
-    """``target`` if it is a path on this site; anything else could send the player away."""
-    if not target:
-        return None
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return None
-    return target
