@@ -2,8 +2,9 @@
 
 Starts gunicorn exactly as ``quiz serve`` does (quiz/gunicorn_config.py) on a fresh database,
 logs a teacher in, and lets N students (each its own HTTP client and cookie jar) join, keep
-an event stream open, and answer every question at a random moment within the answer window,
-after fetching the question page as a phone does when the stream says the question opened.
+an event stream open, and do what static/js/live.js does on a phone: when the stream says a
+question opened, answer it from the event's data at a random moment within the answer
+window; when it says anything else changed, fetch the page again.
 
 Prints, per run: answers sent, recorded, lost and duplicated; answer POST latency p50/p95/p99;
 and the delay from the host's "next" to each student's stream receiving it (p50/p95/max).
@@ -133,7 +134,10 @@ class Student:
                         event = json.loads(line[5:])
                         if event["state"] == "question_open" and event["position"] not in self.opened:
                             self.opened[event["position"]] = time.monotonic()
-                            tasks.append(asyncio.create_task(self.answer(event["position"], window)))
+                            choices = len(event["question"]["choices"])
+                            tasks.append(asyncio.create_task(self.answer(event["position"], choices, window)))
+                        elif event["state"] in ("reveal", "leaderboard", "finished"):
+                            tasks.append(asyncio.create_task(self.redraw()))
                         if event["state"] == "finished":
                             stop.set()
                             break
@@ -142,21 +146,21 @@ class Student:
                 await asyncio.sleep(0.5)
         await asyncio.gather(*tasks)
 
-    async def answer(self, position: int, window: float) -> None:
+    async def redraw(self) -> None:
+        await asyncio.sleep(random.uniform(0, 0.5))
+        response = await self.client.get(self.live_url)
+        if response.status_code != 200:
+            self.errors.append(f"redraw got {response.status_code}")
+
+    async def answer(self, position: int, choices: int, window: float) -> None:
         await asyncio.sleep(random.uniform(0, window))
-        response = await self.client.get(self.live_url)  # the phone redraws its page
-        choices = response.text.count('name="choice"')
-        if not choices:
-            self.errors.append(f"question {position}: no choices on the page ({response.status_code})")
-            return
         started = time.perf_counter()
         response = await self.client.post(
             self.live_url + "/answer", data={"csrf_token": self.token, "choice": str(random.randint(1, choices))}
         )
         self.latencies.append(time.perf_counter() - started)
-        if response.status_code == 303:
+        if response.status_code == 303:  # recorded; the script shows "Answer received" itself
             self.answered.append(position)
-            await self.client.get(response.headers["location"])  # the phone follows the redirect
         else:
             self.errors.append(f"question {position}: answer got {response.status_code}")
 

@@ -27,11 +27,14 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class State:
-    """What a screen needs to know to decide whether to redraw."""
+    """A session's version and what its event stream sends (see :func:`quiz.live.public_state`)."""
 
     version: int
-    state: str
-    position: int
+    data: dict
+
+    @property
+    def state(self) -> str:
+        return self.data["state"]
 
 
 @dataclass
@@ -98,7 +101,7 @@ class SessionWatcher:
     def _poll(self, session_ids: list[int]) -> None:
         with self._app.app_context():
             try:
-                versions = self._versions_after_due_changes(session_ids)
+                versions = self._states_after_due_changes(session_ids)
             finally:
                 db.session.remove()
         for session_id, state in versions.items():
@@ -108,7 +111,7 @@ class SessionWatcher:
                     watch.state = state
                     watch.condition.notify_all()
 
-    def _versions_after_due_changes(self, session_ids: list[int]) -> dict[int, State]:
+    def _states_after_due_changes(self, session_ids: list[int]) -> dict[int, State]:
         now = utcnow()
         due = sa.or_(
             sa.and_(LiveSession.state == live.QUESTION_OPEN, LiveSession.question_closes_at <= now),
@@ -117,11 +120,22 @@ class SessionWatcher:
         for session in db.session.scalars(sa.select(LiveSession).where(LiveSession.id.in_(session_ids), due)):
             live.tick(db.session, session, now)
         db.session.commit()
-        rows = db.session.execute(
-            sa.select(LiveSession.id, LiveSession.version, LiveSession.state, LiveSession.position)
-            .where(LiveSession.id.in_(session_ids))
+        versions = dict(
+            db.session.execute(sa.select(LiveSession.id, LiveSession.version).where(LiveSession.id.in_(session_ids))).all()
         )
-        return {session_id: State(version, state, position) for session_id, version, state, position in rows}
+        changed = [
+            session_id for session_id, version in versions.items()
+            if (watch := self._watches.get(session_id)) is not None and watch.state.version != version
+        ]
+        states = {}
+        if changed:
+            for session in db.session.scalars(sa.select(LiveSession).where(LiveSession.id.in_(changed))):
+                states[session.id] = State(session.version, live.public_state(db.session, session, now))
+        return states
+
+
+def state_of(session: LiveSession) -> State:
+    return State(session.version, live.public_state(db.session, session))
 
 
 _CREATE_LOCK = threading.Lock()
@@ -133,4 +147,3 @@ def watcher(app: Flask) -> SessionWatcher:
         if "quiz_watcher" not in app.extensions:
             app.extensions["quiz_watcher"] = SessionWatcher(app, app.config["LIVE_POLL_INTERVAL"])
         return app.extensions["quiz_watcher"]
-

@@ -570,6 +570,26 @@ def check_self_paced(live: LiveSession, now: datetime | None = None) -> None:
 # What the screens show --------------------------------------------------------------------------
 
 
+def public_state(session: so.Session, live: LiveSession, now: datetime | None = None) -> dict:
+    """What the event stream tells every screen: the state and, while a question is open,
+    the question as the phones show it, so that a phone with JavaScript can show it without
+    asking for its page. Nothing in it says which choice is right."""
+    data = {"version": live.version, "state": live.state, "position": live.position}
+    if live.state == QUESTION_OPEN and live.pacing == HOST_PACED:
+        question = current_question(session, live)
+        kind = play.KINDS[question.revision.kind]
+        closes_at = live.question_closes_at or now or utcnow()
+        data["question"] = {
+            "count": live.question_count,
+            "prompt": question.revision.prompt,
+            "instruction": kind.instruction,
+            "multiple": kind.multiple,
+            "choices": [choice.text for choice in question.order],
+            "seconds_left": round(max((closes_at - (now or utcnow())).total_seconds(), 0.0), 1),
+        }
+    return data
+
+
 @dataclass(frozen=True)
 class ChoiceResult:
     number: int

@@ -276,7 +276,12 @@ def answer(session_id: int):
     try:
         live.submit(db.session, session, member, form.picked, question=question)
     except live.LiveError as error:
+        # 409 rather than a redirect, so that a phone's script can tell a refusal from a success.
+        db.session.rollback()
         flash(str(error))
+        view = live.student_screen(db.session, session, member)
+        db.session.commit()
+        return render_template("live/student.html", view=view, form=None), 409
     db.session.commit()
     return redirect(url_for(".student_screen", session_id=session.id), 303)
 
@@ -296,7 +301,7 @@ def _stream(session: LiveSession, *, with_answer_counts: bool) -> Response:
     app = current_app._get_current_object()
     watcher = events.watcher(app)
     session_id = session.id
-    known = events.State(session.version, session.state, session.position)
+    known = events.state_of(session)
     # The stream outlives the request's transaction: hand the connection back first.
     db.session.remove()
 
@@ -333,5 +338,4 @@ def _stream(session: LiveSession, *, with_answer_counts: bool) -> Response:
 
 
 def _state_event(state: events.State) -> str:
-    data = json.dumps({"version": state.version, "state": state.state, "position": state.position})
-    return f"id: {state.version}\nevent: change\ndata: {data}\n\n"
+    return f"id: {state.version}\nevent: change\ndata: {json.dumps(state.data)}\n\n"
