@@ -34,6 +34,9 @@ DEFAULTS = {
     "SESSION_COOKIE_SECURE": False,
     # The session holds only the player's random token: a year lets a phone keep its history.
     "PERMANENT_SESSION_LIFETIME": 365 * 24 * 3600,
+    # Re-signing and re-sending the cookie on every request costs every answer time; a year
+    # from the first visit is long enough.
+    "SESSION_REFRESH_EACH_REQUEST": False,
     "WTF_CSRF_TIME_LIMIT": None,
     "WTF_CSRF_SSL_STRICT": True,
     #: Largest bank file the importer reads, in bytes.

@@ -5,6 +5,7 @@ and a phone without JavaScript that follows the session by reloading itself."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -64,6 +65,12 @@ def teacher(bundled: Flask) -> str:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def left(deadline: float) -> float:
+    """Milliseconds until ``deadline`` (a ``time.monotonic()``), for an ``expect`` timeout:
+    every phone must show a change within the same two seconds, not two seconds each."""
+    return max((deadline - time.monotonic()) * 1000, 1.0)
 
 
 def mark_page(page: Page) -> None:
@@ -212,8 +219,9 @@ def test_host_paced_session_with_three_phones(open_person: OpenPerson, teacher: 
     press(hp, "Start the first question")
     expect(hp.locator(".progress-label")).to_have_text(f"Question 1 of {QUESTIONS}")
     mark_page(hp)
+    shown_by = time.monotonic() + LIVE / 1000
     for phone in phones:
-        expect_question(phone, 1)
+        expect_question(phone, 1, timeout=left(shown_by))
     for phone, nickname in zip(phones, NICKNAMES):
         assert_not_reloaded(phone, f"{nickname}'s question 1")
     ana.check("student question")
@@ -264,8 +272,9 @@ def test_host_paced_session_with_three_phones(open_person: OpenPerson, teacher: 
     # Question 2: everyone answers, so it closes by itself.
     press(hp, "Next question")
     expect(hp.locator(".progress-label")).to_have_text(f"Question 2 of {QUESTIONS}")
+    shown_by = time.monotonic() + LIVE / 1000
     for phone in phones:
-        expect_question(phone, 2)
+        expect_question(phone, 2, timeout=left(shown_by))
     for phone in phones:
         answer(phone, 1)
     expect(hp.locator(".verdict")).to_have_text("Time is up: 3 of 3 answered.", timeout=STEP)

@@ -11,6 +11,7 @@ replaces with a fresh copy of a template holding the imported bank.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import re
 import secrets
@@ -961,3 +962,20 @@ def test_results_give_each_student_their_answers_and_totals(new_session):
         db.session.refresh(member.attempt)
         assert result.score == member.attempt.score == sum(cell.points for cell in result.cells)
         assert result.answered == member.attempt.answered_count
+
+
+def test_the_stream_state_shows_an_open_question_without_its_answer(new_session):
+    session = new_session(question_count=2)
+    student(session, "Ana")
+    assert live.public_state(db.session, session, now=at(0)) == {
+        "version": session.version, "state": "lobby", "position": 0
+    }
+    live.start(db.session, session, now=at(0))
+    data = live.public_state(db.session, session, now=at(10))
+    question = live.current_question(db.session, session)
+    assert data["question"]["choices"] == [choice.text for choice in question.order]
+    assert data["question"]["prompt"] == question.revision.prompt
+    assert data["question"]["seconds_left"] == question.time_limit - 10
+    assert "correct" not in json.dumps(data).lower().replace("choose every correct answer", "")
+    live.reveal(db.session, session, now=at(11))
+    assert "question" not in live.public_state(db.session, session, now=at(11))
