@@ -75,6 +75,14 @@ def configure(app: Flask, test_config: dict | None) -> None:
     app.config.setdefault(
         "SQLALCHEMY_DATABASE_URI", f"sqlite:///{Path(app.instance_path) / 'quiz.sqlite3'}"
     )
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # A gevent worker serves hundreds of requests at once; SQLAlchemy's default pool of
+        # 5 (+10) connections made them queue. Two workers stay within PostgreSQL's default
+        # limit of 100 connections.
+        options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
+        options.setdefault("pool_size", 20)
+        options.setdefault("max_overflow", 20)
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     if app.config["ENV"] == "production":
         _require_production_settings(app)
         # Secure cookies unless explicitly turned off (plain HTTP on loopback, benchmarks).

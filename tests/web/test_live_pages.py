@@ -8,6 +8,7 @@ import html as html_lib
 import io
 import json
 import re
+import threading
 import time
 from datetime import timedelta
 from urllib.parse import urlsplit
@@ -580,3 +581,33 @@ def test_event_streams_tell_phones_and_the_host_what_changed(bundled, host):
             db.session.commit()
         for reader in readers:
             reader.close()
+
+
+def test_one_student_submitting_twice_at_the_same_instant_records_one_answer(bundled, host):
+    """Four requests with the same cookie, released together, against the real database file."""
+    session_id = create_session(host, question_count=1)
+    phone = joined(bundled, join_code(host, session_id), "Ana", session_id)
+    press(host, session_id, "start")
+    token = csrf_token(phone_page(phone, session_id))
+    cookie = phone.get_cookie("quiz_session").value
+    barrier = threading.Barrier(4)
+    statuses = []
+
+    def submit_once():
+        client = bundled.test_client()
+        client.set_cookie("quiz_session", cookie)
+        barrier.wait()
+        statuses.append(client.post(f"/live/{session_id}/answer", data={"csrf_token": token, "choice": "1"}).status_code)
+
+    threads = [threading.Thread(target=submit_once) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # The first answer closes the question (everyone answered); the others find it answered
+    # already or closed. Either way exactly one answer and one score count.
+    assert sorted(statuses)[0] == 303 and set(statuses) <= {303, 409}
+    assert answers_of(bundled, "Ana") == 1
+    with bundled.app_context():
+        attempt = db.session.scalar(sa.select(Attempt).where(Attempt.live_session_id == session_id))
+        assert attempt.answered_count == 1 and attempt.score in (0, 1)
