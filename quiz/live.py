@@ -358,6 +358,10 @@ class QuestionData:
     #: The choices in the order the session shows them.
     order: tuple[ChoiceData, ...]
 
+    @property
+    def multiple(self) -> bool:
+        return play.KINDS[self.revision.kind].multiple
+
 
 _QUESTION_CACHE: dict[tuple[int, datetime, int], QuestionData] = {}
 _QUESTION_CACHE_SIZE = 10_000
@@ -465,15 +469,19 @@ def host_action(session: so.Session, live: LiveSession, action: str, now: dateti
     return actions[action](session, live, now)
 
 
-def answered_count(session: so.Session, live: LiveSession) -> int:
-    """How many students still in the session have answered the current question."""
-    if live.position < 1:
-        return 0
-    question_id = (
+def _current_question_id(live: LiveSession):
+    return (
         sa.select(LiveQuestion.question_id)
         .where(LiveQuestion.session_id == live.id, LiveQuestion.position == live.position)
         .scalar_subquery()
     )
+
+
+def answered_count(session: so.Session, live: LiveSession) -> int:
+    """How many students still in the session have answered the current question."""
+    if live.position < 1:
+        return 0
+    question_id = _current_question_id(live)
     return session.scalar(
         sa.select(sa.func.count())
         .select_from(LivePlayer)
@@ -504,11 +512,7 @@ def tick(session: so.Session, live: LiveSession, now: datetime | None = None) ->
 def close_if_everyone_answered(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
     if live.state != QUESTION_OPEN:
         return False
-    question_id = (
-        sa.select(LiveQuestion.question_id)
-        .where(LiveQuestion.session_id == live.id, LiveQuestion.position == live.position)
-        .scalar_subquery()
-    )
+    question_id = _current_question_id(live)
     # Both counts in one query: this runs after every answer.
     players, answered = session.execute(
         sa.select(sa.func.count(LivePlayer.id), sa.func.count(Answer.id))
@@ -552,7 +556,10 @@ def submit(
     # question has answered exactly position - 1; one they let pass breaks the streak.
     streak = live_player.streak if attempt.answered_count == live.position - 1 else 0
     points = scoring.RULES[live.scoring](graded.is_correct, elapsed_ms, limit, streak)
-    if not play.record_answer(session, attempt, question, graded, points=points, now=now, elapsed_ms=elapsed_ms):
+    if not play.record_answer(
+        session, attempt, question.question_id, question.revision_id, graded,
+        points=points, now=now, elapsed_ms=elapsed_ms,
+    ):
         return False
     live_player.streak = streak + 1 if graded.is_correct else 0
     session.flush()

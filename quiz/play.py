@@ -22,7 +22,6 @@ from quiz.models import (
     AttemptQuestion,
     BestScore,
     Choice,
-    LiveQuestion,
     Player,
     Question,
     QuestionRevision,
@@ -324,13 +323,17 @@ def submit_answer(
     now = now or utcnow()
     graded = grade(attempt, slot, picked)
     elapsed_ms = int((now - slot.shown_at).total_seconds() * 1000) if slot.shown_at else None
-    return record_answer(session, attempt, slot, graded, points=int(graded.is_correct), now=now, elapsed_ms=elapsed_ms)
+    return record_answer(
+        session, attempt, slot.question_id, slot.revision_id, graded,
+        points=int(graded.is_correct), now=now, elapsed_ms=elapsed_ms,
+    )
 
 
 def record_answer(
     session: so.Session,
     attempt: Attempt,
-    slot: AttemptQuestion | LiveQuestion,
+    question_id: int,
+    revision_id: int,
     graded: Graded,
     *,
     points: int,
@@ -346,8 +349,8 @@ def record_answer(
     inserted = session.execute(
         _insert_ignoring_duplicates(session, Answer).values(
             attempt_id=attempt.id,
-            question_id=slot.question_id,
-            revision_id=slot.revision_id,
+            question_id=question_id,
+            revision_id=revision_id,
             selected_mask=graded.selected_mask,
             is_correct=graded.is_correct,
             points=points,

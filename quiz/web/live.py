@@ -97,8 +97,6 @@ def host_screen(session_id: int):
         join_url=url_for(".join", code=session.code, _external=True),
         members=live.players(db.session, session) if session.state in (live.LOBBY, live.OPEN) else [],
         progress=live.results(db.session, session) if session.pacing == live.SELF_PACED else None,
-        action_form=HostActionForm(),
-        remove_form=ConfirmForm(),
     )
 
 
@@ -254,12 +252,9 @@ def student_screen(session_id: int):
         return redirect(url_for("play.resume", public_id=member.attempt.public_id), 303)
     view = live.student_screen(db.session, session, member)
     db.session.commit()
-    form = AnswerForm.for_choices(len(view.screen.choices), _multiple(view)) if view.screen.choices else None
+    question = view.screen.question
+    form = AnswerForm.for_choices(len(question.order), question.multiple) if view.screen.choices else None
     return render_template("live/student.html", view=view, form=form)
-
-
-def _multiple(view: live.StudentScreen) -> bool:
-    return view.screen.question is not None and play.KINDS[view.screen.question.revision.kind].multiple
 
 
 @bp.post("/live/<int:session_id>/answer")
@@ -268,7 +263,7 @@ def answer(session_id: int):
     question = live.current_question(db.session, session)
     if question is None:
         return redirect(url_for(".student_screen", session_id=session.id), 303)
-    form = AnswerForm.for_choices(len(question.revision.choices), play.KINDS[question.revision.kind].multiple)
+    form = AnswerForm.for_choices(len(question.order), question.multiple)
     if not form.validate():
         view = live.student_screen(db.session, session, member)
         db.session.commit()
