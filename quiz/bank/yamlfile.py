@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +12,7 @@ from ruamel.yaml.composer import Composer, ComposerError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.scalarbool import ScalarBoolean
+from ruamel.yaml.scalarstring import LiteralScalarString
 
 from quiz.bank.errors import BankError, BankInvalid, format_location
 
@@ -125,4 +127,28 @@ def plain(node: Any) -> Any:
     for builtin in (bool, int, float, str):
         if isinstance(node, builtin):
             return builtin(node)
+    return node
+
+
+def dump_yaml(data: Any) -> str:
+    """Write builtins (dicts, lists, scalars) as block-style YAML that :func:`parse_yaml` reads back.
+
+    Multi-line strings become literal blocks, so article texts stay readable in the file.
+    """
+    yaml = YAML(typ="rt", pure=True)
+    yaml.width = 4096  # a folded line would change nothing, but reads worse in a diff
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    stream = io.StringIO()
+    yaml.dump(_literal_blocks(data), stream)
+    return stream.getvalue()
+
+
+def _literal_blocks(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {key: _literal_blocks(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_literal_blocks(item) for item in node]
+    # Trailing spaces on a line cannot be kept in a literal block; such strings stay quoted.
+    if isinstance(node, str) and "\n" in node and not any(line.endswith((" ", "\t")) for line in node.split("\n")):
+        return LiteralScalarString(node)
     return node

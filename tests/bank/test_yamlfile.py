@@ -7,6 +7,7 @@ import time
 import pytest
 
 from quiz.bank import BankInvalid, load_bank
+from quiz.bank.yamlfile import dump_yaml, parse_yaml, plain
 
 #: A complete, valid bank; tests below break it in one place each.
 VALID = """\
@@ -133,3 +134,15 @@ def test_missing_file_is_reported(tmp_path):
 def test_empty_file_is_refused(write_bank):
     path = write_bank("")
     assert errors_of(path) == [f"{path}:1:1: input should be a valid dictionary or instance of BankSpec"]
+
+
+def test_dump_yaml_reads_back_identically_with_article_text_as_a_literal_block():
+    data = {
+        "version": 1,
+        "articles": [{"id": "a", "title": "Colon: inside", "text": "First line.\n\n  Indented 'quote' \"too\"\n"}],
+        "questions": [{"id": "q", "correct": True, "choices": ["2017", "No", "a: b", "#hash", "yes"], "tags": []}],
+        "trailing": "line  \nwith trailing spaces",
+    }
+    text = dump_yaml(data)
+    assert "text: |" in text
+    assert plain(parse_yaml(text.encode(), "bank.yaml", max_bytes=1 << 20).data) == data
