@@ -9,6 +9,8 @@ from quiz.extensions import csrf, db, limiter, login_manager, migrate
 from quiz.paths import resource
 # Aliased so that the package attribute ``quiz.play`` stays the domain module.
 from quiz.web import auth, errors, reader, security
+from quiz.web import admin as admin_pages
+from quiz.web import stats as stats_pages
 from quiz.web import live as live_pages
 from quiz.web import play as play_pages
 
@@ -33,5 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(reader.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(live_pages.bp)
+    app.register_blueprint(stats_pages.bp)
+    app.register_blueprint(admin_pages.bp)
     cli.init_app(app)
     return app

@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
+    DateField,
     DateTimeLocalField,
+    FieldList,
+    HiddenField,
     IntegerField,
     PasswordField,
     RadioField,
     SelectField,
     SelectMultipleField,
     StringField,
+    TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
 
 from quiz import accounts
+from quiz.bank.schema import DIFFICULTIES
+from quiz.kinds import KINDS
 from quiz.play import LENGTH_ALL, LENGTH_STANDARD
 
 NICKNAME_MAX_LENGTH = 20
@@ -186,3 +194,188 @@ class LoginForm(FlaskForm):
             ),
         ],
     )
+
+
+class StatisticsFilterForm(FlaskForm):
+    """Which plays the statistics count. A GET form: it changes nothing, so it needs no CSRF token."""
+
+    class Meta:
+        csrf = False
+
+    plays = SelectField("Plays", default="all", validate_choice=True)
+    started_from = DateField("Started on or after", validators=[Optional()])
+    started_until = DateField("Started on or before", validators=[Optional()])
+
+    def validate_started_until(self, field: DateField) -> None:
+        if field.data and self.started_from.data and field.data < self.started_from.data:
+            raise ValidationError("The end date comes before the start date.")
+
+
+# Admin: the question bank -------------------------------------------------------------------
+
+
+class BankUploadForm(FlaskForm):
+    """A bank to preview: an uploaded YAML file, or YAML pasted into the page."""
+
+    file = FileField("A bank file (YAML)")
+    text = TextAreaField("Or paste the bank", render_kw={"rows": 12, "spellcheck": "false"})
+
+    def validate_text(self, field: TextAreaField) -> None:
+        if not self.file.data and not (field.data or "").strip():
+            raise ValidationError("Choose a file or paste a bank.")
+
+
+class BankApplyForm(FlaskForm):
+    """The previewed bank, carried back in the page, and the digest of the bank it was compared with."""
+
+    bank = HiddenField(validators=[InputRequired()])
+    digest = HiddenField(validators=[InputRequired()])
+    file_name = HiddenField(validators=[InputRequired()])
+
+
+class QuestionFilterForm(FlaskForm):
+    """Which questions the admin list shows. A GET form: it changes nothing, so it needs no CSRF token."""
+
+    class Meta:
+        csrf = False
+
+    quiz = SelectField("Quiz", default="")
+    tag = SelectField("Tag", default="")
+    difficulty = SelectField(
+        "Difficulty", default="", choices=[SelectChoice("", "Any"), *(SelectChoice(name, name.capitalize()) for name in DIFFICULTIES)]
+    )
+    retired = SelectField(
+        "Status", default="no", choices=[SelectChoice("no", "In play"), SelectChoice("yes", "Retired"), SelectChoice("all", "All")]
+    )
+
+
+#: Choice inputs on the question form: the most a question may have.
+QUESTION_FORM_CHOICES = 6
+_KIND_LABELS = {"single": "One correct answer", "multi": "Several correct answers", "true_false": "True or false"}
+_TAG_SEPARATORS = re.compile(r"[\s,]+")
+
+
+class QuestionForm(FlaskForm):
+    """One question of the bank, turned into a bank entry (:meth:`entry`) so that it is checked
+    exactly as the YAML file is; the checker's messages come back onto the fields (:meth:`show_errors`)."""
+
+    slug = StringField(
+        "Id", filters=[lambda value: (value or "").strip()],
+        description="Lowercase letters, digits, - _ and . (for example streaming-service). It never changes once saved.",
+    )
+    quiz = SelectField("Quiz")
+    kind = SelectField("Kind", choices=[SelectChoice(name, _KIND_LABELS.get(name, name)) for name in KINDS], default="single")
+    difficulty = SelectField("Difficulty", choices=[SelectChoice(name, name.capitalize()) for name in DIFFICULTIES], default="medium")
+    prompt = TextAreaField("Question", render_kw={"rows": 3})
+    choices = FieldList(StringField("Choice"), min_entries=QUESTION_FORM_CHOICES, max_entries=QUESTION_FORM_CHOICES)
+    correct = SelectMultipleField(
+        "Correct choices", choices=[str(number) for number in range(1, QUESTION_FORM_CHOICES + 1)], validate_choice=False
+    )
+    answer_is_true = RadioField(
+        "The statement is", choices=[SelectChoice("true", "True"), SelectChoice("false", "False")], validate_choice=False
+    )
+    explanation = TextAreaField("Explanation", render_kw={"rows": 4}, description="In your own words: why this is the answer.")
+    source = TextAreaField(
+        "Source quotes", render_kw={"rows": 4},
+        description="One quote per line, copied word for word from the quiz's article.",
+    )
+    tags = StringField("Tags", description="Optional, separated by commas or spaces.")
+    time_limit = IntegerField(
+        "Seconds to answer", validators=[Optional()], description="Optional: leave empty to use the quiz's limit.",
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        #: Errors about the choices as a whole (how many there are), shown above them.
+        self.choice_errors: list[str] = []
+
+    @property
+    def fixed_choices(self) -> bool:
+        kind = KINDS.get(self.kind.data or "")
+        return kind is not None and kind.fixed_choices is not None
+
+    def validate_correct(self, field: SelectMultipleField) -> None:
+        if self.fixed_choices:
+            return
+        picked = [int(value) for value in field.data or [] if value.isdigit() and 1 <= int(value) <= QUESTION_FORM_CHOICES]
+        if not picked:
+            raise ValidationError("Mark the correct choice.")
+        empty = [number for number in picked if not (self.choices.data[number - 1] or "").strip()]
+        if empty:
+            raise ValidationError(f"Choice {empty[0]} is marked correct but has no text.")
+
+    def validate_answer_is_true(self, field: RadioField) -> None:
+        if self.fixed_choices and field.data not in ("true", "false"):
+            raise ValidationError("Choose true or false.")
+
+    def entry(self) -> tuple[dict[str, object], list[int]]:
+        """The bank entry the form describes, and the form's number of each of its choices
+        (empty inputs are left out, so entry choice 2 may be the form's choice 3)."""
+        entry: dict[str, object] = {
+            "id": self.slug.data, "quiz": self.quiz.data, "kind": self.kind.data,
+            "difficulty": self.difficulty.data, "prompt": self.prompt.data or "",
+        }
+        numbers: list[int] = []
+        if self.fixed_choices:
+            entry["correct"] = self.answer_is_true.data == "true"
+        else:
+            filled = [(number, text.strip()) for number, text in enumerate(self.choices.data, 1) if (text or "").strip()]
+            numbers = [number for number, _ in filled]
+            picked = set(self.correct.data or [])
+            correct = [text for number, text in filled if str(number) in picked]
+            if filled:
+                entry["choices"] = [text for _, text in filled]
+            entry["correct"] = correct[0] if len(correct) == 1 and not KINDS[self.kind.data].multiple else correct
+        entry["explanation"] = self.explanation.data or ""
+        entry["source"] = [line.strip() for line in (self.source.data or "").splitlines() if line.strip()]
+        tags = [tag for tag in _TAG_SEPARATORS.split(self.tags.data or "") if tag]
+        if tags:
+            entry["tags"] = tags
+        if self.time_limit.data is not None:
+            entry["time_limit"] = self.time_limit.data
+        return entry, numbers
+
+    @staticmethod
+    def data_from_entry(entry: dict[str, object]) -> dict[str, object]:
+        """Form data showing a bank entry (as :func:`quiz.bank.exporter.revision_entry` gives it)."""
+        choices = list(entry.get("choices") or [])  # type: ignore[call-overload]
+        correct = entry.get("correct")
+        correct_texts = correct if isinstance(correct, list) else [correct]
+        return {
+            "slug": entry.get("id"), "quiz": entry.get("quiz"), "kind": entry.get("kind"),
+            "difficulty": entry.get("difficulty"), "prompt": entry.get("prompt"),
+            "choices": choices + [""] * (QUESTION_FORM_CHOICES - len(choices)),
+            "correct": [str(number) for number, text in enumerate(choices, 1) if text in correct_texts],
+            "answer_is_true": ("true" if correct else "false") if isinstance(correct, bool) else None,
+            "explanation": entry.get("explanation"),
+            "source": "\n".join(entry.get("source") or []),  # type: ignore[arg-type]
+            "tags": ", ".join(entry.get("tags") or []),  # type: ignore[arg-type]
+            "time_limit": entry.get("time_limit"),
+        }
+
+    def show_errors(self, errors: list[tuple[tuple[str | int, ...], str]], numbers: list[int]) -> None:
+        """Put the checker's errors for the entry on the fields they concern; ``numbers`` is
+        what :meth:`entry` returned beside the entry."""
+        fields = {
+            "id": self.slug, "quiz": self.quiz, "kind": self.kind, "difficulty": self.difficulty,
+            "prompt": self.prompt, "explanation": self.explanation, "source": self.source,
+            "tags": self.tags, "time_limit": self.time_limit,
+            "correct": self.answer_is_true if self.fixed_choices else self.correct,
+        }
+        for loc, message in errors:
+            message = message[0].upper() + message[1:]
+            name = loc[0] if loc else None
+            index = loc[1] if len(loc) > 1 and isinstance(loc[1], int) else None
+            if name == "choices" and index is not None and index < len(numbers):
+                target = self.choices.entries[numbers[index] - 1]
+            elif name == "choices":
+                self.choice_errors.append(message)
+                continue
+            elif name in fields:
+                target = fields[name]
+                if index is not None:
+                    message = f"{'Quote' if name == 'source' else 'Tag'} {index + 1}: {message}"
+            else:
+                self.form_errors.append(message)
+                continue
+            target.errors = [*target.errors, message]

@@ -217,6 +217,7 @@ def join(session: so.Session, live: LiveSession, player: Player, nickname: str, 
         shuffle_seed=live.shuffle_seed,
         question_count=live.question_count,
         answered_count=0,
+        correct_count=0,
         score=0,
         started_at=now,
     )
@@ -458,6 +459,7 @@ def finish(session: so.Session, live: LiveSession, now: datetime | None = None) 
         .values(finished_at=now)
         .execution_options(synchronize_session=False)
     )
+    play.count_for_statistics(session, Attempt.live_session_id == live.id)
     return True
 
 

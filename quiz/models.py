@@ -173,6 +173,8 @@ class Attempt(db.Model):
     question_count: so.Mapped[int]
     #: Kept up to date by each answer so results and leaderboards need no aggregate.
     answered_count: so.Mapped[int] = so.mapped_column(default=0)
+    #: Right answers so far; statistics rank attempts by it (``score`` may include speed bonuses).
+    correct_count: so.Mapped[int] = so.mapped_column(default=0)
     score: so.Mapped[int] = so.mapped_column(default=0)
     started_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
     finished_at: so.Mapped[datetime | None]
@@ -221,6 +223,26 @@ class Answer(db.Model):
     answered_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
     #: Milliseconds from the question first shown to the answer; None if never measured.
     elapsed_ms: so.Mapped[int | None]
+    #: The attempt's final right answers and length, copied here when it finishes, unless it is
+    #: a retry. Statistics count only such answers, and read them without visiting attempts.
+    attempt_correct_count: so.Mapped[int | None]
+    attempt_question_count: so.Mapped[int | None]
+
+
+_COUNTED_ANSWER = Answer.attempt_question_count.is_not(None)
+# Item statistics: one pass over this index, without visiting the table, gives every
+# per-choice and per-score count.
+sa.Index(
+    "ix_answer_statistics",
+    Answer.revision_id, Answer.selected_mask, Answer.is_correct,
+    Answer.attempt_correct_count, Answer.attempt_question_count, Answer.elapsed_ms,
+    sqlite_where=_COUNTED_ANSWER, postgresql_where=_COUNTED_ANSWER,
+)
+# Median time to answer: a walk along this index to the middle.
+sa.Index(
+    "ix_answer_time", Answer.revision_id, Answer.elapsed_ms,
+    sqlite_where=_COUNTED_ANSWER, postgresql_where=_COUNTED_ANSWER,
+)
 
 
 class BestScore(db.Model):
@@ -231,10 +253,6 @@ class BestScore(db.Model):
     """
 
     __tablename__ = "best_score"
-    __table_args__ = (
-        # Ranking order: score, then time taken, then who finished first.
-        sa.Index("ix_best_score_ranking", "quiz_id", "score", "duration_ms", "finished_at"),
-    )
 
     quiz_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("quiz.id"), primary_key=True)
     player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("player.id"), primary_key=True)
@@ -245,6 +263,14 @@ class BestScore(db.Model):
     finished_at: so.Mapped[datetime]
 
     player: so.Mapped[Player] = so.relationship()
+
+
+# Ranking order: highest score, then time taken, then who finished first. The index holds that
+# order, so a leaderboard reads its first rows and stops however many players there are.
+sa.Index(
+    "ix_best_score_ranking",
+    BestScore.quiz_id, BestScore.score.desc(), BestScore.duration_ms, BestScore.finished_at,
+)
 
 
 class User(db.Model):

@@ -182,6 +182,7 @@ def _new_attempt(
         retry_of_id=retry_of.id if retry_of else None,
         question_count=len(questions),
         answered_count=0,
+        correct_count=0,
         score=0,
         started_at=utcnow(),
     )
@@ -362,13 +363,18 @@ def record_answer(
         return False
     # Counted in SQL, not in Python, so that concurrent answers to an attempt's questions
     # cannot overwrite each other's increments.
-    answered_count, score = session.execute(
+    answered_count, correct_count, score = session.execute(
         sa.update(Attempt)
         .where(Attempt.id == attempt.id)
-        .values(answered_count=Attempt.answered_count + 1, score=Attempt.score + points)
-        .returning(Attempt.answered_count, Attempt.score)
+        .values(
+            answered_count=Attempt.answered_count + 1,
+            correct_count=Attempt.correct_count + int(graded.is_correct),
+            score=Attempt.score + points,
+        )
+        .returning(Attempt.answered_count, Attempt.correct_count, Attempt.score)
     ).one()
     so.attributes.set_committed_value(attempt, "answered_count", answered_count)
+    so.attributes.set_committed_value(attempt, "correct_count", correct_count)
     so.attributes.set_committed_value(attempt, "score", score)
     if answered_count >= attempt.question_count:
         _finish(session, attempt, now)
@@ -388,8 +394,28 @@ def _finish(session: so.Session, attempt: Attempt, now: datetime) -> None:
     attempt.finished_at = now
     attempt.duration_ms = int((now - attempt.started_at).total_seconds() * 1000)
     session.flush()
+    count_for_statistics(session, Attempt.id == attempt.id)
     if attempt.retry_of_id is None and attempt.live_session_id is None:
         _record_best(session, attempt)
+
+
+def count_for_statistics(session: so.Session, attempts: sa.ColumnElement[bool]) -> None:
+    """Copy the final counts of the finished attempts matching ``attempts`` onto their answers,
+    which makes those answers count in statistics. Retries never count."""
+    of_attempt = sa.select(Attempt).where(Attempt.id == Answer.attempt_id)
+    session.execute(
+        sa.update(Answer)
+        .where(
+            Answer.attempt_id.in_(
+                sa.select(Attempt.id).where(attempts, Attempt.finished_at.is_not(None), Attempt.retry_of_id.is_(None))
+            )
+        )
+        .values(
+            attempt_correct_count=of_attempt.with_only_columns(Attempt.correct_count).scalar_subquery(),
+            attempt_question_count=of_attempt.with_only_columns(Attempt.question_count).scalar_subquery(),
+        )
+        .execution_options(synchronize_session=False)
+    )
 
 
 def _record_best(session: so.Session, attempt: Attempt) -> None:

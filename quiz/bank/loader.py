@@ -91,6 +91,8 @@ class Bank:
     articles: tuple[BankArticle, ...]
     quizzes: tuple[BankQuiz, ...]
     questions: tuple[BankQuestion, ...]
+    #: Where each question without a source quote is, for ``quiz check`` to warn (or refuse).
+    unsourced: tuple[BankError, ...] = ()
 
 
 def load_bank(path: str | Path, *, max_bytes: int = MAX_BANK_BYTES) -> Bank:
@@ -235,6 +237,7 @@ class _Resolver:
         self.base_dir = base_dir
         self.max_bytes = max_bytes
         self.errors = errors
+        self.unsourced: list[BankError] = []
 
     def error(self, loc: tuple[str | int, ...], message: str) -> None:
         self.errors.append(self.document.error(loc, message))
@@ -246,7 +249,9 @@ class _Resolver:
         questions = self._questions(quizzes, texts)
         if self.errors:
             raise BankInvalid(self.errors)
-        return Bank(self.document.file, tuple(articles.values()), tuple(quizzes.values()), questions)
+        return Bank(
+            self.document.file, tuple(articles.values()), tuple(quizzes.values()), questions, tuple(self.unsourced)
+        )
 
     def _unique(self, section: str, entries: list[Any]) -> set[int]:
         """Report repeated ids in ``section``; return the indexes of the repeats and broken entries."""
@@ -289,7 +294,9 @@ class _Resolver:
             if path.stat().st_size > self.max_bytes:
                 self.error(loc, f"article file is larger than {self.max_bytes:,} bytes")
                 return None
-            return path.read_bytes().decode("utf-8")
+            # Stripped like an inline text, so that an article reads the same either way and an
+            # exported bank (articles inline) imports without changing it.
+            return path.read_bytes().decode("utf-8").strip()
         except OSError as exc:
             self.error(loc, f"cannot read article file '{name}': {exc.strerror}")
         except UnicodeDecodeError as exc:
@@ -333,6 +340,8 @@ class _Resolver:
             choices = self._choices(loc, spec)
             article_slug = quizzes[quiz_slug].article_slug if quiz_slug in quizzes else None
             quotes = self._quotes(loc, spec, texts.get(article_slug or ""), article_slug)
+            if not spec.source:
+                self.unsourced.append(self.document.error((*loc, "source"), "no source given"))
             if index in repeats or choices is None or quotes is None or quiz_slug not in quizzes:
                 continue
             positions[quiz_slug] = position = positions.get(quiz_slug, -1) + 1

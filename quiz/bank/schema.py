@@ -78,8 +78,9 @@ class QuestionSpec(_Strict):
     #: The text of the correct choice, a list of them (multi), or true/false (true_false).
     correct: Text | StrictBool | Annotated[list[Text], Field(min_length=1)]
     explanation: Annotated[Text, StringConstraints(max_length=2000)]
-    #: One or more verbatim quotes from the quiz's article.
-    source: Annotated[list[Annotated[Text, StringConstraints(max_length=2000)]], Field(min_length=1)]
+    #: Verbatim quotes from the quiz's article. A question without any is "unsourced": it can be
+    #: played (questions imported from other formats start so), and ``quiz check`` warns about it.
+    source: list[Annotated[Text, StringConstraints(max_length=2000)]] = []
     tags: list[Identifier] = []
     time_limit: Seconds | None = None
 

@@ -3,7 +3,6 @@ the event streams that keep both up to date."""
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import time
@@ -27,6 +26,7 @@ from quiz.extensions import db, limiter
 from quiz.forms import AnswerForm, ConfirmForm, HostActionForm, HostSessionForm, JoinForm
 from quiz.models import LivePlayer, LiveSession
 from quiz.web.auth import role_required
+from quiz.web.csvfile import csv_response
 from quiz.web.players import current_player, player_token
 
 bp = Blueprint("live", __name__)
@@ -159,7 +159,7 @@ def answers_csv(session_id: int):
                 cell.choices, _yes_no(cell.is_correct) if cell.answered else "", cell.points,
                 f"{cell.elapsed_ms / 1000:.1f}" if cell.elapsed_ms is not None else "",
             ])
-    return _csv(rows, f"session-{session_id}-answers.csv")
+    return csv_response(rows, f"session-{session_id}-answers.csv")
 
 
 @bp.get("/host/sessions/<int:session_id>/summary.csv")
@@ -172,27 +172,11 @@ def summary_csv(session_id: int):
             rank, student.nickname, student.score, student.correct, student.answered, len(results.questions),
             f"{student.total_ms / 1000:.1f}", _yes_no(student.removed),
         ])
-    return _csv(rows, f"session-{session_id}-summary.csv")
-
-
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+    return csv_response(rows, f"session-{session_id}-summary.csv")
 
 
 def _yes_no(value: bool) -> str:
     return "yes" if value else "no"
-
-
-def _csv(rows: list[list], filename: str) -> Response:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    for row in rows:
-        # Spreadsheets run cells that start with = + - @ as formulas; a nickname must not.
-        writer.writerow([f"'{cell}" if isinstance(cell, str) and cell.startswith(_FORMULA_STARTS) else cell for cell in row])
-    return Response(
-        "\ufeff" + buffer.getvalue(),  # the BOM makes spreadsheet programs read UTF-8
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
 
 
 @bp.get("/host/sessions/<int:session_id>/events")

@@ -1,0 +1,117 @@
+"""The database's current bank as a bank document: what :func:`quiz.bank.yamlfile.dump_yaml` writes
+as ``questions.yaml`` and :func:`quiz.bank.loader.parse_bank` reads back.
+
+Only what is in play is exported: retired articles, quizzes and questions are left out, and each
+question is written as its current revision. Articles carry their text inline and sources are the
+stored excerpts, so the document stands alone and importing it changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from quiz.bank.loader import BankQuestion
+from quiz.kinds import KINDS
+from quiz.models import Article, Question, QuestionRevision, Quiz
+
+
+def export_document(session: so.Session) -> dict[str, Any]:
+    """The bank in play, in file order: articles as first imported, quizzes and their questions
+    by position. Exporting an unchanged database twice gives equal documents."""
+    articles = session.scalars(sa.select(Article).where(Article.retired_at.is_(None)).order_by(Article.id))
+    quizzes = session.scalars(
+        sa.select(Quiz).where(Quiz.retired_at.is_(None)).options(so.joinedload(Quiz.article))
+        .order_by(Quiz.position, Quiz.id)
+    ).all()
+    questions = session.scalars(
+        sa.select(Question)
+        .join(Question.quiz)
+        .where(Question.retired_at.is_(None), Quiz.retired_at.is_(None), Question.current_revision_id.is_not(None))
+        .options(
+            so.contains_eager(Question.quiz),
+            so.selectinload(Question.current_revision).selectinload(QuestionRevision.choices),
+            so.selectinload(Question.current_revision).selectinload(QuestionRevision.quotes),
+        )
+        .order_by(Quiz.position, Quiz.id, Question.position, Question.id)
+    )
+    return {
+        "version": 1,
+        "articles": [article_entry(article) for article in articles],
+        "quizzes": [quiz_entry(quiz) for quiz in quizzes],
+        "questions": [
+            revision_entry(question.slug, question.quiz.slug, question.current_revision)
+            for question in questions
+            if question.current_revision is not None
+        ],
+    }
+
+
+def article_entry(article: Article) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": article.slug, "title": article.title}
+    if article.url is not None:
+        entry["url"] = article.url
+    if article.published_on is not None:
+        entry["date"] = article.published_on
+    entry["text"] = article.text
+    return entry
+
+
+def quiz_entry(quiz: Quiz) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": quiz.slug, "title": quiz.title}
+    if quiz.description:
+        entry["description"] = quiz.description
+    entry["article"] = quiz.article.slug
+    entry["settings"] = {
+        "questions_per_attempt": quiz.questions_per_attempt,
+        "shuffle_choices": quiz.shuffle_choices,
+        "time_limit": quiz.time_limit,
+    }
+    return entry
+
+
+def revision_entry(slug: str, quiz_slug: str, revision: QuestionRevision) -> dict[str, Any]:
+    """A stored revision as the bank entry that would import as exactly that revision."""
+    return _question_entry(
+        slug, quiz_slug, revision.kind, revision.difficulty, revision.prompt,
+        [(choice.text, choice.is_correct) for choice in revision.choices],
+        revision.explanation, [quote.excerpt for quote in revision.quotes], revision.tags, revision.time_limit,
+    )
+
+
+def bank_question_entry(question: BankQuestion) -> dict[str, Any]:
+    """A checked question as a bank entry, in the same shape as :func:`revision_entry` gives."""
+    return _question_entry(
+        question.slug, question.quiz_slug, question.kind, question.difficulty, question.prompt,
+        [(choice.text, choice.is_correct) for choice in question.choices],
+        question.explanation, [quote.excerpt for quote in question.quotes], question.tags, question.time_limit,
+    )
+
+
+def _question_entry(
+    slug: str, quiz_slug: str, kind_name: str, difficulty: str, prompt: str,
+    choices: Sequence[tuple[str, bool]], explanation: str, excerpts: Sequence[str],
+    tags: Sequence[str], time_limit: int | None,
+) -> dict[str, Any]:
+    kind = KINDS[kind_name]
+    entry: dict[str, Any] = {
+        "id": slug, "quiz": quiz_slug, "kind": kind_name, "difficulty": difficulty, "prompt": prompt,
+    }
+    correct = [text for text, is_correct in choices if is_correct]
+    if kind.fixed_choices is not None:
+        # The choices go without saying; the answer is whether the first one ("True") is right.
+        entry["correct"] = choices[0][1]
+    else:
+        entry["choices"] = [text for text, _ in choices]
+        entry["correct"] = correct if kind.multiple else correct[0]
+    entry["explanation"] = explanation
+    if excerpts:
+        entry["source"] = list(excerpts)
+    if tags:
+        entry["tags"] = list(tags)
+    if time_limit is not None:
+        entry["time_limit"] = time_limit
+    return entry

@@ -1,0 +1,654 @@
+"""Item analysis: how each question and each quiz performs, as classical test theory measures it.
+
+Only finished attempts count, as in Moodle: their totals are final. Retries of missed
+questions never count, since they only ask what the player got wrong. When an attempt
+finishes, its totals are copied onto its answers (:func:`quiz.play.count_for_statistics`), so
+that the per-question figures come from one grouped pass over an index of answers, with no
+join, and the result is a few rows per question revision whatever the number of answers.
+
+Definitions (the tests check them against a hand-computed example and against numpy/scipy):
+
+- *Facility*: the share of answers that were right.
+- *Discrimination*: the point-biserial correlation between an answer's correctness (0 or 1) and
+  the rest of its attempt: the share of the attempt's *other* questions answered right.
+  A share rather than a count keeps attempts of different lengths comparable.
+- *Thirds*: attempts ranked by their share of right answers and cut into three equal groups,
+  tied attempts on a boundary split evenly between the two sides. A wrong choice that the
+  top third picks more often than the bottom third is a sign of a misleading question.
+- *Reliability*: KR-20 over the attempts of the most common length ``k``:
+  ``k / (k - 1) * (1 - k * mean(p * q) / var(score))``, with ``p * q`` the variance of each
+  question (weighted by its answers) and ``var(score)`` the population variance of the
+  number right. When every attempt answers the same ``k`` questions this is KR-20 exactly,
+  and Cronbach's alpha for right/wrong items.
+- *Median time*: exact, from the answers' measured times.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from quiz.live import SessionResults
+from quiz.models import Answer, Attempt, LiveSession, Question, QuestionRevision, Quiz, User
+
+#: Below this many answers a question is shown but not judged.
+MIN_ANSWERS_TO_JUDGE = 10
+#: Facility at or above which a question is too easy, or at or below which it is too hard
+#: (with four choices, blind guessing alone scores 25%).
+TOO_EASY = 0.90
+TOO_HARD = 0.30
+#: Below this correlation with the rest of the attempt, a question tells players apart poorly.
+WEAK_DISCRIMINATION = 0.15
+#: A wrong choice picked by a smaller share than this does no work.
+DEAD_DISTRACTOR_SHARE = 0.02
+#: How much more often the top third must pick a wrong choice than the bottom third to flag it.
+TOP_THIRD_MARGIN = 0.05
+#: Each third needs this many answers to a question before the thirds are compared.
+MIN_ANSWERS_PER_THIRD = 5
+#: Score histogram: ten bins of ten percentage points.
+HISTOGRAM_BINS = 10
+
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which attempts count: a quiz's, optionally only solo ones or one session's, started in a range."""
+
+    quiz_id: int
+    #: One classroom session's attempts; None for all.
+    session_id: int | None = None
+    #: Only attempts played alone, outside any classroom session.
+    solo_only: bool = False
+    started_from: datetime | None = None
+    #: Exclusive upper bound.
+    started_before: datetime | None = None
+
+    def narrowing(self) -> list[sa.ColumnElement[bool]]:
+        """Conditions on attempts beyond "of this quiz"; none for the whole quiz."""
+        conditions = []
+        if self.session_id is not None:
+            conditions.append(Attempt.live_session_id == self.session_id)
+        elif self.solo_only:
+            conditions.append(Attempt.live_session_id.is_(None))
+        if self.started_from is not None:
+            conditions.append(Attempt.started_at >= self.started_from)
+        if self.started_before is not None:
+            conditions.append(Attempt.started_at < self.started_before)
+        return conditions
+
+    def conditions(self) -> list[sa.ColumnElement[bool]]:
+        """The attempts that count, retries left out."""
+        return [Attempt.quiz_id == self.quiz_id, Attempt.retry_of_id.is_(None), *self.narrowing()]
+
+
+@dataclass(frozen=True)
+class ChoiceStats:
+    position: int
+    text: str
+    is_correct: bool
+    picks: int
+    #: Share of the revision's answers that picked this choice.
+    share: float
+    #: The same share within the top and the bottom third; None when a third is too small.
+    top_share: float | None
+    bottom_share: float | None
+
+
+@dataclass
+class ItemStats:
+    """One revision of a question over the answers in scope."""
+
+    revision_id: int
+    question_id: int
+    slug: str
+    revision_number: int
+    #: True when the question has been edited since: this row is an older version.
+    superseded: bool
+    position: int
+    kind: str
+    prompt: str
+    answers: int
+    right: int
+    facility: float | None
+    discrimination: float | None
+    median_seconds: float | None
+    choices: list[ChoiceStats]
+    #: Why the question needs a look; empty when it works.
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return f"{self.slug} (v{self.revision_number})" if self.revision_number > 1 or self.superseded else self.slug
+
+
+@dataclass(frozen=True)
+class HistogramBin:
+    low: int
+    high: int
+    attempts: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.low}–{self.high}%"
+
+
+@dataclass
+class QuizStats:
+    quiz: Quiz
+    scope: Scope
+    #: Attempts with at least one answer, and of those the finished ones.
+    attempts_started: int
+    attempts_finished: int
+    #: Over finished attempts, in percent right.
+    mean_percent: float | None
+    median_percent: float | None
+    sd_percent: float | None
+    reliability: float | None
+    #: The attempt length ``k`` reliability was computed for, and how many attempts had it.
+    reliability_length: int | None
+    reliability_attempts: int
+    mean_seconds: float | None
+    histogram: list[HistogramBin]
+    items: list[ItemStats]
+
+    @property
+    def answers(self) -> int:
+        return sum(item.answers for item in self.items)
+
+    @property
+    def to_review(self) -> list[ItemStats]:
+        return [item for item in self.items if item.reasons]
+
+
+def quiz_stats(session: so.Session, quiz: Quiz, scope: Scope | None = None) -> QuizStats:
+    """Every measure for ``quiz`` over the attempts in ``scope`` (all of the quiz's by default)."""
+    scope = scope or Scope(quiz.id)
+    started, lengths, seconds = _attempt_distribution(session, scope)
+    items = item_stats(session, scope, _third_weights(lengths))
+    percents = {(right, length): 100 * right / length for (right, length) in lengths}
+    mean, sd = _mean_sd(percents, lengths)
+    reliability, k, k_attempts = _reliability(lengths, items)
+    return QuizStats(
+        quiz=quiz,
+        scope=scope,
+        attempts_started=started,
+        attempts_finished=sum(lengths.values()),
+        mean_percent=mean,
+        median_percent=_weighted_median([(percents[key], count) for key, count in lengths.items()]),
+        sd_percent=sd,
+        reliability=reliability,
+        reliability_length=k,
+        reliability_attempts=k_attempts,
+        mean_seconds=seconds,
+        histogram=_histogram(percents, lengths),
+        items=items,
+    )
+
+
+#: An attempt's score group: (right answers, questions asked).
+ScoreKey = tuple[int, int]
+
+
+def item_stats(
+    session: so.Session, scope: Scope, thirds: dict[ScoreKey, tuple[float, float]] | None = None
+) -> list[ItemStats]:
+    """Per revision answered in scope, in quiz order, each with the reasons it needs review.
+
+    ``thirds`` gives, per score, the share of such attempts in the bottom and the top third
+    (see :func:`_third_weights`); the distractor analysis needs it.
+    """
+    thirds = thirds if thirds is not None else _third_weights(_attempt_distribution(session, scope)[1])
+    groups = session.execute(
+        _counted_answers(
+            scope,
+            Answer.revision_id,
+            Answer.selected_mask,
+            Answer.is_correct,
+            Answer.attempt_correct_count,
+            Answer.attempt_question_count,
+            sa.func.count(),
+            sa.func.count(Answer.elapsed_ms),
+        ).group_by(
+            Answer.revision_id,
+            Answer.selected_mask,
+            Answer.is_correct,
+            Answer.attempt_correct_count,
+            Answer.attempt_question_count,
+        )
+    ).all()
+    if not groups:
+        return []
+    tallies: dict[int, _Tally] = defaultdict(_Tally)
+    for revision_id, mask, correct, right, length, count, timed in groups:
+        tallies[revision_id].add(mask, bool(correct), right, length, count, timed, thirds.get((right, length), (0.0, 0.0)))
+    revisions = session.execute(
+        sa.select(QuestionRevision, Question)
+        .join(Question, Question.id == QuestionRevision.question_id)
+        .where(QuestionRevision.id.in_(tallies))
+        .options(so.selectinload(QuestionRevision.choices))
+        .order_by(Question.position, QuestionRevision.number)
+    ).all()
+    return [
+        tallies[revision.id].stats(revision, question, _median_seconds(session, scope, revision.id, tallies[revision.id].timed))
+        for revision, question in revisions
+    ]
+
+
+def _counted_answers(scope: Scope, *columns: sa.ColumnElement) -> sa.Select:
+    """Select ``columns`` over the answers that count in ``scope``.
+
+    The whole quiz needs only the answers (and the statistics index); narrower scopes also
+    filter on the answers' attempts.
+    """
+    quiz_revisions = (
+        sa.select(QuestionRevision.id)
+        .join(Question, Question.id == QuestionRevision.question_id)
+        .where(Question.quiz_id == scope.quiz_id)
+    )
+    query = sa.select(*columns).where(Answer.revision_id.in_(quiz_revisions), Answer.attempt_question_count.is_not(None))
+    if narrowing := scope.narrowing():
+        query = query.join(Attempt, Attempt.id == Answer.attempt_id).where(*narrowing)
+    return query
+
+
+class _Tally:
+    """Sums over one revision's answers, from which every per-question measure follows."""
+
+    def __init__(self) -> None:
+        self.answers = 0
+        self.right = 0
+        #: Answers with a measured time.
+        self.timed = 0
+        self.picks: dict[int, int] = defaultdict(int)
+        # Bottom and top third: answers, and picks per selection mask (fractional where a
+        # score straddles the boundary between two thirds).
+        self.third_answers = [0.0, 0.0]
+        self.third_picks: list[dict[int, float]] = [defaultdict(float), defaultdict(float)]
+        # For the point-biserial correlation of correctness (x) with the rest score (r).
+        self.n = 0
+        self.sum_x = 0
+        self.sum_r = 0.0
+        self.sum_rr = 0.0
+        self.sum_xr = 0.0
+
+    def add(
+        self, mask: int, correct: bool, right: int, length: int, count: int, timed: int,
+        thirds: tuple[float, float],
+    ) -> None:
+        self.answers += count
+        self.timed += timed
+        self.picks[mask] += count
+        for index, share in enumerate(thirds):
+            self.third_answers[index] += share * count
+            self.third_picks[index][mask] += share * count
+        x = int(correct)
+        self.right += x * count
+        if length > 1:
+            rest = (right - x) / (length - 1)
+            self.n += count
+            self.sum_x += x * count
+            self.sum_r += rest * count
+            self.sum_rr += rest * rest * count
+            self.sum_xr += x * rest * count
+
+    def discrimination(self) -> float | None:
+        n = self.n
+        spread_x = n * self.sum_x - self.sum_x**2
+        spread_r = n * self.sum_rr - self.sum_r**2
+        # All right, all wrong, or every rest score equal: no correlation to speak of.
+        if spread_x <= 0 or spread_r <= 1e-9 * max(n * n, 1):
+            return None
+        return (n * self.sum_xr - self.sum_x * self.sum_r) / math.sqrt(spread_x * spread_r)
+
+    def stats(self, revision: QuestionRevision, question: Question, median_seconds: float | None) -> ItemStats:
+        (bottom_answers, top_answers) = self.third_answers
+        thirds_comparable = min(top_answers, bottom_answers) >= MIN_ANSWERS_PER_THIRD
+
+        def share_of(picks: dict[int, float], total: float, position: int) -> float:
+            return sum(count for mask, count in picks.items() if mask & (1 << position)) / total
+
+        choices = [
+            ChoiceStats(
+                choice.position,
+                choice.text,
+                choice.is_correct,
+                sum(count for mask, count in self.picks.items() if mask & (1 << choice.position)),
+                share_of(self.picks, self.answers, choice.position),
+                share_of(self.third_picks[1], top_answers, choice.position) if thirds_comparable else None,
+                share_of(self.third_picks[0], bottom_answers, choice.position) if thirds_comparable else None,
+            )
+            for choice in revision.choices
+        ]
+        item = ItemStats(
+            revision_id=revision.id,
+            question_id=question.id,
+            slug=question.slug,
+            revision_number=revision.number,
+            superseded=question.current_revision_id != revision.id,
+            position=question.position,
+            kind=revision.kind,
+            prompt=revision.prompt,
+            answers=self.answers,
+            right=self.right,
+            facility=self.right / self.answers,
+            discrimination=self.discrimination(),
+            median_seconds=median_seconds,
+            choices=choices,
+        )
+        item.reasons = review_reasons(item)
+        return item
+
+
+def review_reasons(item: ItemStats) -> list[str]:
+    """Why a question needs rewriting, in plain words; nothing until it has enough answers."""
+    if item.answers < MIN_ANSWERS_TO_JUDGE or item.facility is None:
+        return []
+    reasons = []
+    if item.facility >= TOO_EASY:
+        reasons.append(f"Too easy: {item.facility:.0%} answered it right.")
+    elif item.facility <= TOO_HARD:
+        reasons.append(f"Too hard: only {item.facility:.0%} answered it right.")
+    if item.discrimination is not None and item.discrimination <= -0.005:
+        reasons.append(
+            f"Negative discrimination ({item.discrimination:.2f}): players who did well on the rest "
+            "of the quiz got it wrong more often than those who did badly."
+        )
+    elif item.discrimination is not None and item.discrimination < WEAK_DISCRIMINATION:
+        reasons.append(
+            f"Weak discrimination ({item.discrimination:.2f}): it hardly tells players who know the "
+            "article from those who guess."
+        )
+    for choice in item.choices:
+        if choice.is_correct:
+            continue
+        if choice.share < DEAD_DISTRACTOR_SHARE:
+            reasons.append(f"Dead distractor: “{choice.text}” was picked by {choice.share:.0%}.")
+        elif (
+            choice.top_share is not None
+            and choice.bottom_share is not None
+            and choice.top_share > choice.bottom_share + TOP_THIRD_MARGIN
+        ):
+            reasons.append(
+                f"Misleading distractor: “{choice.text}” drew {choice.top_share:.0%} of the top third "
+                f"but {choice.bottom_share:.0%} of the bottom third."
+            )
+    return reasons
+
+
+def _median_seconds(session: so.Session, scope: Scope, revision_id: int, timed: int) -> float | None:
+    """The exact median, read by walking the time index to its middle rather than sorting."""
+    if not timed:
+        return None
+    middle = _counted_answers(scope, Answer.elapsed_ms).where(
+        Answer.revision_id == revision_id, Answer.elapsed_ms.is_not(None)
+    ).order_by(Answer.elapsed_ms).offset((timed - 1) // 2).limit(2 - timed % 2)
+    values = session.scalars(middle).all()
+    return sum(values) / len(values) / 1000
+
+
+def _attempt_distribution(session: so.Session, scope: Scope) -> tuple[int, dict[ScoreKey, int], float | None]:
+    """Attempts started; the counted ones (finished) by score; and their mean time in seconds."""
+    started = session.scalar(
+        sa.select(sa.func.count()).select_from(Attempt).where(*scope.conditions(), Attempt.answered_count > 0)
+    ) or 0
+    rows = session.execute(
+        sa.select(Attempt.correct_count, Attempt.question_count, sa.func.count(), sa.func.sum(Attempt.duration_ms), sa.func.count(Attempt.duration_ms))
+        .where(*scope.conditions(), Attempt.finished_at.is_not(None), Attempt.question_count > 0)
+        .group_by(Attempt.correct_count, Attempt.question_count)
+    ).all()
+    timed = sum(row[4] for row in rows)
+    total_ms = sum(row[3] or 0 for row in rows)
+    return started, {(right, length): count for right, length, count, *_ in rows}, (total_ms / timed / 1000 if timed else None)
+
+
+def _third_weights(lengths: dict[ScoreKey, int]) -> dict[ScoreKey, tuple[float, float]]:
+    """For each score, the share of its attempts in the bottom and in the top third.
+
+    Attempts are ranked by their share of right answers. Tied attempts straddling a boundary
+    are split evenly between the two thirds instead of by an arbitrary order.
+    """
+    by_share: dict[Fraction, int] = defaultdict(int)
+    for (right, length), count in lengths.items():
+        by_share[Fraction(right, length)] += count
+    total = sum(by_share.values())
+    weights: dict[Fraction, tuple[float, float]] = {}
+    below = 0
+    for share in sorted(by_share):
+        count = by_share[share]
+        bottom = max(0.0, min(below + count, total / 3) - below) / count
+        top = max(0.0, below + count - max(below, 2 * total / 3)) / count
+        weights[share] = (bottom, top)
+        below += count
+    return {key: weights[Fraction(*key)] for key in lengths}
+
+
+def _reliability(
+    lengths: dict[tuple[int, int], int], items: list[ItemStats]
+) -> tuple[float | None, int | None, int]:
+    by_length: dict[int, int] = defaultdict(int)
+    for (_, length), count in lengths.items():
+        by_length[length] += count
+    if not by_length:
+        return None, None, 0
+    # The most common length; the longer one when two are as common.
+    k = max(by_length, key=lambda length: (by_length[length], length))
+    scores = {right: count for (right, length), count in lengths.items() if length == k}
+    _, sd = _mean_sd({right: float(right) for right in scores}, scores)
+    answers = sum(item.answers for item in items)
+    if k < 2 or sd is None or sd == 0 or not answers:
+        return None, k, by_length[k]
+    mean_item_variance = sum(
+        item.answers * item.facility * (1 - item.facility) for item in items if item.facility is not None
+    ) / answers
+    return k / (k - 1) * (1 - k * mean_item_variance / sd**2), k, by_length[k]
+
+
+def _mean_sd(values: dict, weights: dict) -> tuple[float | None, float | None]:
+    total = sum(weights.values())
+    if not total:
+        return None, None
+    mean = sum(values[key] * weight for key, weight in weights.items()) / total
+    variance = sum(weight * (values[key] - mean) ** 2 for key, weight in weights.items()) / total
+    return mean, math.sqrt(variance)
+
+
+def _weighted_median(counts: list[tuple[float, int]]) -> float | None:
+    """Median of values given with their counts; the mean of the two middle ones for an even total."""
+    total = sum(count for _, count in counts)
+    if not total:
+        return None
+    ordered = sorted(counts)
+
+    def value_at(index: int) -> float:
+        seen = 0
+        for value, count in ordered:
+            seen += count
+            if index < seen:
+                return value
+        raise AssertionError("index beyond the total")
+
+    middle = total // 2
+    return value_at(middle) if total % 2 else (value_at(middle - 1) + value_at(middle)) / 2
+
+
+def _histogram(percents: dict[tuple[int, int], float], weights: dict[tuple[int, int], int]) -> list[HistogramBin]:
+    width = 100 // HISTOGRAM_BINS
+    counts = [0] * HISTOGRAM_BINS
+    for key, count in weights.items():
+        # 100% goes into the last bin, which is closed on both ends.
+        counts[min(int(percents[key] // width), HISTOGRAM_BINS - 1)] += count
+    return [HistogramBin(i * width, (i + 1) * width, count) for i, count in enumerate(counts)]
+
+
+def sessions_visible_to(session: so.Session, user: User, quiz: Quiz | None = None) -> list[LiveSession]:
+    """Sessions whose statistics ``user`` may see (admins: all; teachers: their own), newest first."""
+    query = sa.select(LiveSession).options(so.joinedload(LiveSession.quiz)).order_by(
+        LiveSession.created_at.desc(), LiveSession.id.desc()
+    )
+    if user.role != "admin":
+        query = query.where(LiveSession.host_id == user.id)
+    if quiz is not None:
+        query = query.where(LiveSession.quiz_id == quiz.id)
+    return list(session.scalars(query))
+
+
+@dataclass(frozen=True)
+class QuizOverview:
+    quiz: Quiz
+    attempts_finished: int
+
+
+def quiz_overview(session: so.Session) -> list[QuizOverview]:
+    """The quizzes in play, each with its number of finished attempts."""
+    finished = (
+        sa.select(Attempt.quiz_id, sa.func.count().label("finished"))
+        .where(Attempt.finished_at.is_not(None), Attempt.retry_of_id.is_(None))
+        .group_by(Attempt.quiz_id)
+        .subquery()
+    )
+    rows = session.execute(
+        sa.select(Quiz, sa.func.coalesce(finished.c.finished, 0))
+        .outerjoin(finished, finished.c.quiz_id == Quiz.id)
+        .where(Quiz.retired_at.is_(None))
+        .order_by(Quiz.position)
+    ).all()
+    return [QuizOverview(quiz, count) for quiz, count in rows]
+
+
+def revision_of_quiz(session: so.Session, quiz: Quiz, revision_id: int) -> QuestionRevision | None:
+    return session.scalar(
+        sa.select(QuestionRevision)
+        .join(Question, Question.id == QuestionRevision.question_id)
+        .where(QuestionRevision.id == revision_id, Question.quiz_id == quiz.id)
+        .options(so.selectinload(QuestionRevision.choices), so.selectinload(QuestionRevision.quotes))
+    )
+
+
+# Tables, as CSV rows and JSON -------------------------------------------------------------------
+
+
+def _number(value: float | None, digits: int = 3) -> float | None:
+    return round(value, digits) if value is not None else None
+
+
+def summary_json(figures: QuizStats) -> dict:
+    return {
+        "quiz": figures.quiz.slug,
+        "attempts_started": figures.attempts_started,
+        "attempts_finished": figures.attempts_finished,
+        "answers": figures.answers,
+        "mean_percent": _number(figures.mean_percent, 1),
+        "median_percent": _number(figures.median_percent, 1),
+        "sd_percent": _number(figures.sd_percent, 1),
+        "reliability_kr20": _number(figures.reliability),
+        "reliability_length": figures.reliability_length,
+        "reliability_attempts": figures.reliability_attempts,
+        "mean_seconds": _number(figures.mean_seconds, 1),
+    }
+
+
+def item_json(item: ItemStats) -> dict:
+    return {
+        "question": item.slug,
+        "revision": item.revision_number,
+        "revision_id": item.revision_id,
+        "superseded": item.superseded,
+        "prompt": item.prompt,
+        "answers": item.answers,
+        "right": item.right,
+        "facility": _number(item.facility),
+        "discrimination": _number(item.discrimination),
+        "median_seconds": _number(item.median_seconds, 1),
+        "reasons": item.reasons,
+        "choices": [
+            {
+                "text": choice.text,
+                "correct": choice.is_correct,
+                "picks": choice.picks,
+                "share": _number(choice.share),
+                "top_third_share": _number(choice.top_share),
+                "bottom_third_share": _number(choice.bottom_share),
+            }
+            for choice in item.choices
+        ],
+    }
+
+
+def as_json(figures: QuizStats) -> dict:
+    scope = figures.scope
+    return {
+        "scope": {
+            "quiz": figures.quiz.slug,
+            "session_id": scope.session_id,
+            "solo_only": scope.solo_only,
+            "started_from": scope.started_from.isoformat() if scope.started_from else None,
+            "started_before": scope.started_before.isoformat() if scope.started_before else None,
+        },
+        "summary": summary_json(figures),
+        "scores": [{"low": bin.low, "high": bin.high, "attempts": bin.attempts} for bin in figures.histogram],
+        "questions": [item_json(item) for item in figures.items],
+    }
+
+
+def table_rows(figures: QuizStats, table: str) -> list[list]:
+    """One of the statistics tables as CSV rows, header first."""
+    if table == "summary":
+        summary = summary_json(figures)
+        return [list(summary), list(summary.values())]
+    if table == "scores":
+        return [["percent_from", "percent_to", "attempts"]] + [
+            [bin.low, bin.high, bin.attempts] for bin in figures.histogram
+        ]
+    if table == "questions":
+        return [["question", "revision", "prompt", "answers", "right", "facility", "discrimination", "median_seconds", "to_review"]] + [
+            [item.slug, item.revision_number, item.prompt, item.answers, item.right, _number(item.facility),
+             _number(item.discrimination), _number(item.median_seconds, 1), " ".join(item.reasons)]
+            for item in figures.items
+        ]
+    if table == "choices":
+        return [["question", "revision", "choice", "correct", "picks", "share", "top_third_share", "bottom_third_share"]] + [
+            [item.slug, item.revision_number, choice.text, "yes" if choice.is_correct else "no", choice.picks,
+             _number(choice.share), _number(choice.top_share), _number(choice.bottom_share)]
+            for item in figures.items
+            for choice in item.choices
+        ]
+    if table == "review":
+        return [["question", "revision", "reason"]] + [
+            [item.slug, item.revision_number, reason] for item in figures.to_review for reason in item.reasons
+        ]
+    raise ValueError(f"unknown table {table!r}")
+
+
+def student_json(results: SessionResults) -> list[dict]:
+    """Each student's row of a session: points, right answers, time, and each question's outcome."""
+    return [
+        {
+            "nickname": student.nickname,
+            "points": student.score,
+            "right": student.correct,
+            "answered": student.answered,
+            "questions": len(results.questions),
+            "seconds": round(student.total_ms / 1000, 1),
+            "removed": student.removed,
+            "answers": [
+                "none" if not cell.answered else "right" if cell.is_correct else "wrong" for cell in student.cells
+            ],
+        }
+        for student in results.students
+    ]
+
+
+def student_rows(results: SessionResults) -> list[list]:
+    header = ["student", "points", "right", "answered", "questions", "seconds", "removed"]
+    header += [f"q{question.position}" for question in results.questions]
+    return [header] + [
+        [row["nickname"], row["points"], row["right"], row["answered"], row["questions"], row["seconds"],
+         "yes" if row["removed"] else "no", *row["answers"]]
+        for row in student_json(results)
+    ]

@@ -1,0 +1,230 @@
+"""The admin's pages: importing a bank through a preview, downloading it, browsing questions
+and their revisions, retiring, restoring, adding and editing questions."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import PurePath
+
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+
+from quiz import admin
+from quiz.bank import Bank, BankError, BankInvalid, parse_bank
+from quiz.bank.diff import bank_digest, preview_import
+from quiz.bank.exporter import export_document, revision_entry
+from quiz.bank.importer import import_bank
+from quiz.bank.yamlfile import dump_yaml
+from quiz.extensions import db
+from quiz.forms import BankApplyForm, BankUploadForm, ConfirmForm, QuestionFilterForm, QuestionForm
+from quiz.models import Question
+from quiz.web.auth import role_required
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+
+#: Pages whose form carries a whole bank in one field.
+_BANK_FORMS = {"admin.preview", "admin.apply"}
+BANK_CHANGED = (
+    "The bank changed after this preview was made, so nothing was imported. "
+    "This is the preview against the bank as it is now."
+)
+
+
+@bp.url_value_preprocessor
+def _allow_whole_banks(endpoint: str | None, values: dict | None) -> None:
+    # A pasted bank, or a previewed one on its way to being applied, is one form field. Flask
+    # caps a field at MAX_FORM_MEMORY_SIZE; here it may be as large as the request itself. This
+    # hook runs before the before_request hooks, where the CSRF check first reads the form.
+    if endpoint in _BANK_FORMS:
+        request.max_form_memory_size = current_app.config["MAX_CONTENT_LENGTH"]
+
+
+@bp.get("/")
+@role_required("admin")
+def index():
+    return render_template("admin/index.html", summary=admin.bank_summary(db.session))
+
+
+# Importing through a preview -----------------------------------------------------------------
+
+
+@bp.get("/import")
+@role_required("admin")
+def import_page():
+    return render_template("admin/import.html", form=BankUploadForm())
+
+
+@bp.post("/import")
+@role_required("admin")
+def preview():
+    form = BankUploadForm()
+    if not form.validate():
+        return render_template("admin/import.html", form=form), 422
+    if form.file.data:
+        raw = form.file.data.read()
+        file_name = PurePath(form.file.data.filename or "").name or "uploaded file"
+    else:
+        raw = form.text.data.encode()
+        file_name = "pasted bank"
+    return _preview(raw, file_name)
+
+
+@bp.post("/import/apply")
+@role_required("admin")
+def apply():
+    form = BankApplyForm()
+    if not form.validate():
+        abort(400)
+    raw, file_name = form.bank.data.encode(), form.file_name.data
+    try:
+        bank = _check(raw, file_name)
+    except BankInvalid as invalid:
+        return _errors_page(invalid, raw, file_name)
+    if form.digest.data != bank_digest(db.session):
+        return _preview(raw, file_name, notice=BANK_CHANGED, status=409)
+    report = import_bank(db.session, bank)
+    db.session.commit()
+    flash(("Imported. " + " ".join(report.lines(verbose=False))) if report.changes_anything else "Nothing changed.")
+    return redirect(url_for(".index"), 303)
+
+
+def _check(raw: bytes, file_name: str) -> Bank:
+    return parse_bank(raw, file_name, base_dir=None, max_bytes=current_app.config["BANK_MAX_BYTES"])
+
+
+def _preview(raw: bytes, file_name: str, *, notice: str | None = None, status: int = 200):
+    try:
+        bank = _check(raw, file_name)
+    except BankInvalid as invalid:
+        return _errors_page(invalid, raw, file_name)
+    form = BankApplyForm(formdata=None, bank=raw.decode(), digest=bank_digest(db.session), file_name=file_name)
+    return render_template(
+        "admin/preview.html", preview=preview_import(db.session, bank), form=form, file_name=file_name, notice=notice,
+    ), status
+
+
+@dataclass(frozen=True)
+class _ShownError:
+    error: BankError
+    #: The line of the file the error is on, to show beside the message.
+    line_text: str | None
+
+
+def _errors_page(invalid: BankInvalid, raw: bytes, file_name: str):
+    """Every problem of a bank, each with its line, and the bank in a text area to fix it there."""
+    text = raw.decode(errors="replace")
+    lines = text.splitlines()
+    shown = [_ShownError(error, lines[error.line - 1] if 0 < error.line <= len(lines) else None) for error in invalid.errors]
+    form = BankUploadForm(formdata=None, text=text)
+    return render_template("admin/errors.html", errors=shown, file_name=file_name, form=form), 422
+
+
+@bp.get("/bank.yaml")
+@role_required("admin")
+def download():
+    return Response(
+        dump_yaml(export_document(db.session)),
+        mimetype="application/yaml",
+        headers={"Content-Disposition": "attachment; filename=questions.yaml"},
+    )
+
+
+# Questions -----------------------------------------------------------------------------------
+
+
+@bp.get("/questions")
+@role_required("admin")
+def questions():
+    form = QuestionFilterForm(request.args)
+    form.quiz.choices = [("", "Any")] + [(quiz.slug, quiz.title) for quiz in admin.quizzes(db.session)]
+    form.tag.choices = [("", "Any")] + [(tag, tag) for tag in admin.tags_in_use(db.session)]
+    valid = form.validate()
+    filters = admin.QuestionFilter(
+        quiz=form.quiz.data, tag=form.tag.data, difficulty=form.difficulty.data, retired=form.retired.data,
+    ) if valid else admin.QuestionFilter()
+    listing = admin.list_questions(db.session, filters, request.args.get("page", 1, type=int))
+    # The filters that differ from the defaults, for links to other pages of the same list.
+    query = {name: value for name, value in asdict(filters).items() if value != getattr(admin.QuestionFilter, name)}
+    return render_template("admin/questions.html", form=form, valid=valid, listing=listing, query=query)
+
+
+def _question(slug: str) -> Question:
+    return admin.question_by_slug(db.session, slug) or abort(404)
+
+
+@bp.get("/questions/<slug>")
+@role_required("admin")
+def question(slug: str):
+    question = _question(slug)
+    return render_template(
+        "admin/question.html", question=question, history=admin.revision_history(db.session, question), form=ConfirmForm(),
+    )
+
+
+@bp.post("/questions/<slug>/<any(retire, restore):action>")
+@role_required("admin")
+def retire_or_restore(slug: str, action: str):
+    question = _question(slug)
+    if not ConfirmForm().validate():
+        abort(400)
+    in_play = question.retired_at is None
+    # A second click (another tab, a reload) finds the question already as asked: nothing to do.
+    if in_play == (action == "retire"):
+        change = admin.retire_question if action == "retire" else admin.restore_question
+        try:
+            change(db.session, question)
+        except admin.EntryInvalid as invalid:
+            flash(f"The question could not be {action}d: {invalid}")
+            return redirect(url_for(".question", slug=slug), 303)
+        db.session.commit()
+    flash("The question is retired: new attempts no longer ask it." if action == "retire" else "The question is back in play.")
+    return redirect(url_for(".question", slug=slug), 303)
+
+
+def _quiz_choices(form: QuestionForm) -> None:
+    form.quiz.choices = [(quiz.slug, quiz.title) for quiz in admin.quizzes(db.session, in_play=True)]
+
+
+@bp.route("/new-question", methods=["GET", "POST"])
+@role_required("admin")
+def new_question():
+    form = QuestionForm(quiz=request.args.get("quiz"))
+    _quiz_choices(form)
+    if not form.quiz.choices:
+        flash("There is no quiz to add a question to: import a bank with a quiz first.")
+        return redirect(url_for(".index"), 303)
+    return _save(form, None)
+
+
+@bp.route("/questions/<slug>/edit", methods=["GET", "POST"])
+@role_required("admin")
+def edit_question(slug: str):
+    question = _question(slug)
+    if question.retired_at is not None or question.current_revision is None:
+        flash("Restore the question before editing it.")
+        return redirect(url_for(".question", slug=slug), 303)
+    if request.method == "GET":
+        entry = revision_entry(question.slug, question.quiz.slug, question.current_revision)
+        form = QuestionForm(data=QuestionForm.data_from_entry(entry))
+    else:
+        form = QuestionForm()
+    _quiz_choices(form)
+    form.slug.data = question.slug
+    return _save(form, question)
+
+
+def _save(form: QuestionForm, question: Question | None):
+    """Render the form, or check and save what it sent: the same for a new and an edited question."""
+    if request.method == "GET":
+        return render_template("admin/edit.html", form=form, question=question)
+    if form.validate():
+        entry, numbers = form.entry()
+        try:
+            report = admin.save_question(db.session, entry, replacing=question.slug if question else None)
+        except admin.EntryInvalid as invalid:
+            form.show_errors(invalid.errors, numbers)
+        else:
+            db.session.commit()
+            slug = str(entry["id"]) if question is None else question.slug
+            flash("Saved." if report.changes_anything else "Nothing to save: the question is unchanged.")
+            return redirect(url_for(".question", slug=slug), 303)
+    return render_template("admin/edit.html", form=form, question=question), 422

@@ -1,0 +1,53 @@
+"""The statistics pages in Chromium: accessible, phone-sized, nothing fetched from elsewhere."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+
+from quiz import accounts, play
+from quiz.extensions import db
+from quiz.models import Quiz
+from tests.browser.conftest import Tab
+
+PASSWORD = "statistics password 42"
+
+
+@pytest.fixture
+def teacher(bundled: Flask) -> str:
+    rng = random.Random(5)
+    with bundled.app_context():
+        accounts.create_user(db.session, "teacher", PASSWORD, "teacher")
+        quiz = db.session.scalar(sa.select(Quiz))
+        for _ in range(30):
+            attempt = play.start_attempt(db.session, play.create_player(db.session), quiz, rng=rng)
+            for slot in list(attempt.slots):
+                play.submit_answer(db.session, attempt, slot, [rng.randint(1, len(slot.revision.choices))])
+        db.session.commit()
+    return "teacher"
+
+
+def test_statistics_pages_are_accessible_and_fit_a_phone(tab: Tab, teacher: str) -> None:
+    page = tab.page
+    tab.goto("/login")
+    page.get_by_label("Username").fill(teacher)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+
+    tab.goto("/stats/")
+    tab.check("statistics index")
+    page.get_by_role("link", name="Statistics for").first.click()
+    page.get_by_role("heading", name="Questions to review").wait_for()
+    assert page.get_by_role("img", name="Scores of finished attempts").count() == 1
+    tab.check("quiz statistics")
+
+    page.get_by_label("Started on or after").fill("2020-01-01")
+    page.get_by_role("button", name="Show").click()
+    assert "started_from=2020-01-01" in page.url
+    page.locator(".item-table a").first.click()
+    page.get_by_role("heading", name="Choices").wait_for()
+    tab.check("question statistics")
+    tab.assert_clean()
