@@ -562,11 +562,15 @@ def leaderboard(session: so.Session, quiz: Quiz, limit: int = 50) -> list[Leader
     ]
 
 
-def rank_of(session: so.Session, best: BestScore) -> int:
-    """``best``'s place on its quiz's leaderboard, counting only named players ahead of it."""
-    ahead = session.scalar(
-        sa.select(sa.func.count())
-        .select_from(BestScore)
+#: Places counted when working out a player's rank; beyond them the rank is not worth the work.
+RANKED_PLACES = 1000
+
+
+def rank_of(session: so.Session, best: BestScore) -> int | None:
+    """``best``'s place on its quiz's leaderboard, counting only named players ahead of it;
+    None beyond the first :data:`RANKED_PLACES`, so the cost stays bounded however many play."""
+    ahead = (
+        sa.select(BestScore.player_id)
         .join(Player, Player.id == BestScore.player_id)
         .where(
             BestScore.quiz_id == best.quiz_id,
@@ -582,8 +586,11 @@ def rank_of(session: so.Session, best: BestScore) -> int:
                 ),
             ),
         )
+        .limit(RANKED_PLACES)
+        .subquery()
     )
-    return (ahead or 0) + 1
+    count = session.scalar(sa.select(sa.func.count()).select_from(ahead)) or 0
+    return count + 1 if count < RANKED_PLACES else None
 
 
 def personal_best(session: so.Session, quiz: Quiz, player: Player | None) -> BestScore | None:

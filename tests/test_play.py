@@ -242,3 +242,17 @@ def test_simultaneous_submissions_record_one_answer(bundled, tmp_path):
         assert sorted(outcomes) == [False, False, False, True]
         assert (attempt.answered_count, attempt.score) == (1, 1)
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Answer)) == 1
+
+
+def test_rank_is_counted_only_within_the_ranked_places(quiz, new_player, monkeypatch):
+    start = utcnow()
+    for index, nickname in enumerate(["a", "b", "c", "d"]):
+        attempt = play.start_attempt(db.session, new_player(nickname), quiz)
+        attempt.started_at = start
+        play_through(attempt, right=9, now=start + timedelta(seconds=10 + index))
+    last = play.personal_best(db.session, quiz, db.session.get(Player, attempt.player_id))
+    assert play.rank_of(db.session, last) == 4
+    monkeypatch.setattr(play, "RANKED_PLACES", 3)
+    assert play.rank_of(db.session, last) is None
+    monkeypatch.setattr(play, "RANKED_PLACES", 4)
+    assert play.rank_of(db.session, last) == 4

@@ -136,6 +136,7 @@ def results(public_id: str):
         results=play.results(db.session, attempt),
         retry_form=ConfirmForm(),
         nickname_form=NicknameForm(nickname=current_player().nickname),
+        ranked_places=play.RANKED_PLACES,
     )
 
 
