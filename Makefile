@@ -37,7 +37,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
 check: $(VENV)/.installed
-	$(BIN)/quiz check questions.yaml
+	$(BIN)/quiz check --require-sources questions.yaml
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,4 +1,4 @@
-"""The command line: ``quiz check|import|init|users``, also available as ``flask --app quiz ...``."""
+"""The command line: ``quiz check|import|export|convert|init|users``, also available as ``flask --app quiz ...``."""
 
 from __future__ import annotations
 
@@ -11,12 +11,17 @@ import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 from flask_migrate import upgrade
+from pydantic import TypeAdapter, ValidationError
 
 from quiz import accounts
 from quiz.bank import Bank, BankInvalid, load_bank
+from quiz.bank.exporter import export_document
 from quiz.bank.importer import import_bank
 from quiz.bank.loader import MAX_BANK_BYTES
+from quiz.bank.schema import Identifier
 from quiz.extensions import db
+from quiz.formats import FORMATS, Format, exporters, format_for_filename, importers
+from quiz.formats.files import read_document, write_atomically
 from quiz.models import User
 from quiz.paths import bundled_bank, resource
 
@@ -26,18 +31,26 @@ _PROGRESS_THRESHOLD = 500
 
 @click.command("check")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-def check_command(files: tuple[Path, ...]) -> None:
-    """Validate bank files without touching the database; exit 1 listing every error."""
+@click.option("--require-sources", is_flag=True, help="Refuse questions without a source quote instead of warning.")
+def check_command(files: tuple[Path, ...], require_sources: bool) -> None:
+    """Validate bank files without touching the database; exit 1 listing every error.
+
+    A question without a source quote gets a warning, or is an error with --require-sources.
+    """
     failed = False
     for file in files:
         try:
             bank = load_bank(file, max_bytes=MAX_BANK_BYTES)
+            if require_sources and bank.unsourced:
+                raise BankInvalid(list(bank.unsourced))
         except BankInvalid as invalid:
             failed = True
             for error in invalid.errors:
                 click.echo(str(error), err=True)
             click.echo(f"{file}: {len(invalid.errors)} error(s)", err=True)
         else:
+            for warning in bank.unsourced:
+                click.echo(f"{warning} (warning)", err=True)
             click.echo(f"{file}: ok ({_count(bank)})")
     if failed:
         sys.exit(1)
@@ -83,6 +96,91 @@ def _import(bank: Bank, *, dry_run: bool) -> None:
         click.echo("Dry run: nothing was changed.")
     elif not report.changes_anything:
         click.echo("Nothing to change.")
+
+
+@click.command("export")
+@click.option(
+    "--format", "format_name", type=click.Choice([entry.name for entry in exporters()]), default="yaml",
+    show_default=True, help="yaml is the bank file format, the one quiz import reads.",
+)
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path), help="The file to write; standard output without it."
+)
+@with_appcontext
+def export_command(format_name: str, out: Path | None) -> None:
+    """Write the bank in play (articles inline, sources included) in a file format."""
+    writer = FORMATS[format_name].write
+    assert writer is not None  # the choices are the exporters
+    data = writer(export_document(db.session))
+    if out is None:
+        click.echo(data, nl=False)  # bytes go to the binary stream, unchanged
+    else:
+        _write(out, data)
+
+
+@click.command("convert")
+@click.argument("source", metavar="IN", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("target", metavar="OUT", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--from", "from_name", metavar="FORMAT", help="IN's format, when its extension does not say.")
+@click.option("--to", "to_name", metavar="FORMAT", help="OUT's format, when its extension does not say.")
+@click.option("--quiz", "quiz_id", metavar="ID", help="The quiz every read question is given.")
+def convert_command(
+    source: Path, target: Path, from_name: str | None, to_name: str | None, quiz_id: str | None
+) -> None:
+    """Convert questions from one file format to another, without touching the database.
+
+    Formats come from the extensions (.gift, .aiken, .xlsx for Kahoot, .json for Open Trivia DB,
+    .xml for Moodle XML, .csv, .yaml). A .yaml IN is a bank file, checked as quiz check does; a
+    .yaml OUT holds the questions, to be added to a bank. OUT is written whole or not at all.
+    """
+    readable = [FORMATS["yaml"], *importers()]
+    reader = _chosen_format(from_name, source, readable, "--from")
+    writer = _chosen_format(to_name, target, exporters(), "--to")
+    if quiz_id is not None:
+        if reader is FORMATS["yaml"]:
+            _exit("--quiz is for questions read from other formats; a bank file's questions have their quizzes")
+        try:
+            TypeAdapter(Identifier).validate_python(quiz_id)
+        except ValidationError:
+            _exit(f"--quiz {quiz_id!r}: an id is lowercase letters, digits, '-', '_' or '.'")
+    try:
+        document = read_document(source, reader, quiz=quiz_id)
+    except BankInvalid as invalid:
+        for error in invalid.errors:
+            click.echo(str(error), err=True)
+        _exit(f"{source}: {len(invalid.errors)} error(s); nothing was written")
+    assert writer.write is not None  # chosen among the exporters
+    _write(target, writer.write(document))
+    click.echo(f"{target}: {len(document['questions'])} question(s) written as {writer.label}")
+
+
+def _chosen_format(name: str | None, path: Path, allowed: list[Format], option: str) -> Format:
+    """The format named by ``option``, else the one ``path``'s extension names; exit 1 if neither works."""
+    names = ", ".join(entry.name for entry in allowed)
+    if name is not None:
+        chosen = FORMATS.get(name)
+        if chosen not in allowed:
+            _exit(f"{option} {name!r}: not one of {names}")
+        return chosen
+    guessed = format_for_filename(path.name)
+    if guessed is None:
+        _exit(f"{path}: cannot tell the format from the extension; name it with {option} ({names})")
+    if guessed not in allowed:
+        direction = "read" if option == "--from" else "written"
+        _exit(f"{path}: {guessed.label} files cannot be {direction}; {option} can be {names}")
+    return guessed
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        write_atomically(path, data)
+    except OSError as exc:
+        _exit(f"{path}: cannot write: {exc.strerror}")
+
+
+def _exit(message: str) -> NoReturn:
+    click.echo(message, err=True)
+    sys.exit(1)
 
 
 @click.command("init")
@@ -194,7 +292,9 @@ def serve_command(gunicorn_args: tuple[str, ...]) -> None:
 
 
 def init_app(app: Flask) -> None:
-    for command in (check_command, import_command, init_command, serve_command, users_group):
+    for command in (
+        check_command, import_command, export_command, convert_command, init_command, serve_command, users_group,
+    ):
         app.cli.add_command(command)
 
 
@@ -208,4 +308,5 @@ def _create_app() -> Flask:
 main = FlaskGroup(name="quiz", create_app=_create_app, help="Sourced quizzes: check and import banks, run the app.")
 # Added to the group itself as well, so that checking a file never needs to build the app.
 main.add_command(check_command)
+main.add_command(convert_command)
 main.add_command(serve_command)

@@ -1,0 +1,173 @@
+"""Open Trivia DB's JSON, as its API (https://opentdb.com/api.php) answers::
+
+    {"response_code": 0, "results": [{"type": "multiple", "difficulty": "easy",
+      "category": "Science &amp; Nature", "question": "...", "correct_answer": "...",
+      "incorrect_answers": ["...", "...", "..."]}]}
+
+``type`` is ``multiple`` or ``boolean`` (whose answers are "True" and "False"). Texts are
+HTML-entity encoded, the API's default; they are unescaped here and autoescaped when shown.
+The category becomes a tag.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+from json.decoder import scanstring
+from typing import Any
+
+from quiz.bank.errors import BankError
+from quiz.formats.incoming import Draft, Place, decode_text, line_and_column, question_entries, refuse, slug_for
+
+_DIFFICULTIES = ("easy", "medium", "hard")
+#: What a result's field holds when the field is not there at all.
+_MISSING = object()
+_RESPONSE_CODES = {
+    1: "no results: the request asked for more questions than the category has",
+    2: "invalid parameter in the request",
+    3: "session token not found",
+    4: "session token has returned every question",
+    5: "rate limited: too many requests",
+}
+
+
+def read(data: bytes, filename: str) -> list[dict[str, Any]]:
+    text = decode_text(data, filename)
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        refuse(filename, Place(exc.lineno, exc.colno), f"invalid JSON: {exc.msg}")
+    except RecursionError:
+        refuse(filename, Place(1, 1), "invalid JSON: nested too deeply")
+    reader = _Reader(filename, text)
+    if not isinstance(document, dict) or not isinstance(document.get("results"), list):
+        refuse(filename, reader.place(()), "expected an object with a \"results\" list, as Open Trivia DB answers")
+    code = document.get("response_code", 0)
+    if code != 0:
+        reason = _RESPONSE_CODES.get(code, "the request failed") if isinstance(code, int) else "the request failed"
+        refuse(filename, reader.place(("response_code",)), f"response_code {code}: {reason}")
+    for index, result in enumerate(document["results"]):
+        reader.result(index, result)
+    return question_entries(filename, reader.drafts, reader.errors)
+
+
+class _Reader:
+    def __init__(self, file: str, text: str):
+        self.file = file
+        self.text = text
+        self.offsets = node_offsets(text)
+        self.drafts: list[Draft] = []
+        self.errors: list[BankError] = []
+
+    def place(self, path: tuple[str | int, ...]) -> Place:
+        """Where the value at ``path`` starts, or the nearest enclosing value that exists."""
+        while path not in self.offsets:
+            path = path[:-1]
+        line, column = line_and_column(self.text, self.offsets[path])
+        return Place(line, column, _json_path(path))
+
+    def error(self, path: tuple[str | int, ...], message: str) -> None:
+        self.errors.append(self.place(path).error(self.file, message))
+
+    def result(self, index: int, result: Any) -> None:
+        path: tuple[str | int, ...] = ("results", index)
+        if not isinstance(result, dict):
+            self.error(path, "each result is an object with type, question, correct_answer and incorrect_answers")
+            return
+        problems = len(self.errors)
+        kind = result.get("type")
+        if kind not in ("multiple", "boolean"):
+            self.error((*path, "type"), f"type must be \"multiple\" or \"boolean\", not {json.dumps(kind)}")
+        question = self._text((*path, "question"), result.get("question", _MISSING))
+        correct = self._text((*path, "correct_answer"), result.get("correct_answer", _MISSING))
+        answers = result.get("incorrect_answers")
+        if not isinstance(answers, list) or not answers:
+            self.error((*path, "incorrect_answers"), "incorrect_answers must be a list of texts")
+            answers = []
+        wrong = [self._text((*path, "incorrect_answers", position), text) for position, text in enumerate(answers)]
+        difficulty = result.get("difficulty")
+        if difficulty is not None and difficulty not in _DIFFICULTIES:
+            self.error((*path, "difficulty"), "difficulty must be easy, medium or hard")
+        category = result.get("category")
+        if category is not None and not isinstance(category, str):
+            self.error((*path, "category"), "category must be a text")
+        if len(self.errors) > problems or question is None or correct is None or None in wrong:
+            return
+        tags = [slug_for(html.unescape(category))] if category else []
+        if kind == "boolean":
+            if correct not in ("True", "False") or wrong != ["False" if correct == "True" else "True"]:
+                self.error((*path, "correct_answer"), "a boolean question's answers are \"True\" and \"False\"")
+                return
+            choices = [("True", correct == "True"), ("False", correct == "False")]
+            kind_name = "true_false"
+        else:
+            choices = _shuffled(question, [(correct, True), *((text, False) for text in wrong)])
+            kind_name = "single"
+        self.drafts.append(Draft(self.place(path), kind_name, question, choices, difficulty=difficulty, tags=tags))
+
+    def _text(self, path: tuple[str | int, ...], value: Any) -> str | None:
+        """``value`` (found at ``path``) unescaped; None, with the error told, if it is not text."""
+        if value is _MISSING:
+            self.error(path, f"\"{path[-1]}\" is missing")
+            return None
+        if not isinstance(value, str):
+            self.error(path, "must be a text")
+            return None
+        return html.unescape(value).strip()
+
+
+def _shuffled(question: str, choices: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The correct answer moved to a place that depends on the question alone: Open Trivia DB
+    lists it first, and a quiz played without shuffling would give it away. The same file
+    always imports the same way, so importing it again changes nothing."""
+    place = int.from_bytes(hashlib.sha256(question.encode()).digest()[:4], "big") % len(choices)
+    correct, *wrong = choices
+    return [*wrong[:place], correct, *wrong[place:]]
+
+
+def _json_path(path: tuple[str | int, ...]) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text
+
+
+def node_offsets(text: str) -> dict[tuple[str | int, ...], int]:
+    """Where each value of a valid JSON text starts, by its path: ``("results", 0, "question")``.
+
+    The standard library's parser keeps no positions; this walks the text again, reading
+    strings and scalars with its own functions.
+    """
+    offsets: dict[tuple[str | int, ...], int] = {}
+    decoder = json.JSONDecoder()
+
+    def skip_space(at: int) -> int:
+        while at < len(text) and text[at] in " \t\n\r":
+            at += 1
+        return at
+
+    def value(at: int, path: tuple[str | int, ...]) -> int:
+        at = skip_space(at)
+        offsets[path] = at
+        opening = text[at]
+        if opening not in "[{":
+            return decoder.raw_decode(text, at)[1]
+        closing = "]" if opening == "[" else "}"
+        at = skip_space(at + 1)
+        index = 0
+        while text[at] != closing:
+            if opening == "{":
+                key, at = scanstring(text, at + 1)
+                at = skip_space(at) + 1  # the colon
+                at = value(at, (*path, key))
+            else:
+                at = value(at, (*path, index))
+                index += 1
+            at = skip_space(at)
+            if text[at] == ",":
+                at = skip_space(at + 1)
+        return at + 1
+
+    value(0, ())
+    return offsets

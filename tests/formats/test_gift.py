@@ -1,0 +1,247 @@
+"""GIFT: the writer's structure and escaping, reading Moodle's examples, refusing what cannot be kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from quiz.bank import BankInvalid
+from quiz.formats import gift
+from quiz.formats.incoming import MAX_UPLOAD_BYTES
+from tests.formats.conftest import questions_by_id
+
+
+def errors_of(text: str, file: str = "q.gift") -> list[str]:
+    with pytest.raises(BankInvalid) as refused:
+        gift.read(text.encode(), file)
+    return [str(error) for error in refused.value.errors]
+
+
+# Writing --------------------------------------------------------------------------------------
+
+
+def test_each_quiz_is_a_category_with_a_comment(document):
+    lines = gift.write(document).decode().splitlines()
+    assert lines[0].startswith("// ")
+    # A "/" in a category name is doubled, or Moodle would make a subcategory.
+    at = lines.index("$CATEGORY: $course$/top/Colours // weather")
+    assert lines[at - 1] == "// Quiz: Colours / weather (colours)"
+
+
+def test_a_single_answer_question_escapes_every_special_character(document):
+    lines = gift.write(document).decode().splitlines()
+    start = lines.index(r"::sky::What colour is the sky? \{a\: b\} \~ \= \# \\ <b>bold</b> {")
+    assert lines[start - 1] == "// difficulty: easy; tags: sky, easy-ones; time limit: 20 s"
+    assert lines[start + 1 : start + 6] == [
+        "\t=Blue",
+        "\t~\\=Green",
+        "\t~Red \\#1",
+        "\t####The article says so\\: plainly.\\nFrom “The sky & the \"grass\"”\\:\\n“The sky is blue.”",
+        "}",
+    ]
+
+
+def test_a_several_answer_question_weighs_right_to_100_and_wrong_to_minus_100(document):
+    lines = gift.write(document).decode().splitlines()
+    start = lines.index("::colours-named::Which colours does the article name? {")
+    assert lines[start + 1 : start + 4] == ["\t~%50%Blue", "\t~%50%Green", "\t~%-100%Purple"]
+    assert lines[start + 4].startswith("\t####Two colours are named.\\nFrom ")
+    assert lines[start + 4].endswith("\\n“The sky is blue.”\\n“The grass is green.”")
+
+
+def test_weights_of_three_right_out_of_five():
+    question = gift.OutgoingQuestion(
+        "q", "multi", "medium", "Which?", (("a", True), ("b", True), ("c", True), ("d", False), ("e", False)),
+        "Because.", (), (), None,
+    )
+    right, wrong = gift._weights(question)
+    assert (right, wrong) == ("33.33333", "-50")
+    assert abs(3 * float(right) - 100) < 0.001
+
+
+def test_true_false_questions_are_true_or_false_with_the_general_feedback(document):
+    lines = gift.write(document).decode().splitlines()
+    assert (
+        "::sunny::It is sunny today. {TRUE####The weather is fair.\\nFrom “The sky & the \"grass\"”\\:\\n“It’s sunny today.”}"
+        in lines
+    )
+    # An unsourced question's feedback is its explanation alone.
+    assert "::clouds::Clouds are grey. {FALSE####They are white.}" in lines
+
+
+def test_escape_and_reading_back_are_inverse():
+    text = "a ~ b = c # d { e } f : g \\ h\nnext line"
+    written = f"::t::{gift.escape(text)} {{=yes ~no}}"
+    assert gift.read(written.encode(), "t.gift")[0]["prompt"] == text
+
+
+def test_the_reader_reads_the_writers_output_back_to_the_same_questions(document):
+    read = questions_by_id(gift.read(gift.write(document), "bank.gift"))
+    assert list(read) == [question["id"] for question in document["questions"]]
+    for original in document["questions"]:
+        again = read[original["id"]]
+        for key in ("kind", "prompt", "choices", "correct"):
+            assert again.get(key) == original.get(key), (original["id"], key)
+        # The feedback keeps the explanation first, then the quotes.
+        assert again["explanation"].startswith(original["explanation"])
+        for quote in original.get("source", []):
+            assert f"“{quote}”" in again["explanation"]
+        assert "quiz" not in again and "source" not in again
+
+
+# Reading --------------------------------------------------------------------------------------
+
+MOODLE_EXAMPLES = r"""// question: 1 name: Grants tomb
+::Grants tomb::Who is buried in Grant's tomb in New York City? {
+=Grant
+~No one
+#Was true for 12 years, but Grant's remains were buried in the tomb in 1897
+~Napoleon
+#He was buried in France
+}
+
+$CATEGORY: $course$/top/History
+
+Grant was buried in a tomb in New York City.{T}
+
+The sun rises in the west.{FALSE#Yes, it does not.#Right.####It rises in the east.}
+
+Moodle costs {~lots of money =nothing ~a small amount} to download from moodle.org.
+
+What two people are entombed in Grant's tomb? {
+   ~%-100%No one
+   ~%50%Grant
+   ~%50%Grant's wife
+   ~%-100%Grant's father
+   ####Grant and his wife.
+}
+
+[html]What is <b>2 &amp; 2</b>?{=four ~five}
+"""
+
+
+def test_reads_moodles_examples():
+    entries = gift.read(MOODLE_EXAMPLES.encode(), "examples.gift")
+    assert entries == [
+        {
+            "id": "grants-tomb", "kind": "single", "prompt": "Who is buried in Grant's tomb in New York City?",
+            "choices": ["Grant", "No one", "Napoleon"], "correct": "Grant",
+            "explanation": "The correct answer is: Grant",
+        },
+        {
+            "id": "grant-was-buried-in-a-tomb-in-new-york-city", "kind": "true_false",
+            "prompt": "Grant was buried in a tomb in New York City.", "correct": True,
+            "explanation": "The correct answer is: True",
+        },
+        {
+            "id": "the-sun-rises-in-the-west", "kind": "true_false", "prompt": "The sun rises in the west.",
+            "correct": False, "explanation": "It rises in the east.",
+        },
+        {
+            "id": "moodle-costs-to-download-from-moodle-org", "kind": "single",
+            "prompt": "Moodle costs _____ to download from moodle.org.",
+            "choices": ["lots of money", "nothing", "a small amount"], "correct": "nothing",
+            "explanation": "The correct answer is: nothing",
+        },
+        {
+            "id": "what-two-people-are-entombed-in-grant-s-tomb", "kind": "multi",
+            "prompt": "What two people are entombed in Grant's tomb?",
+            "choices": ["No one", "Grant", "Grant's wife", "Grant's father"], "correct": ["Grant", "Grant's wife"],
+            "explanation": "Grant and his wife.",
+        },
+        {
+            "id": "what-is-2-2", "kind": "single", "prompt": "What is 2 & 2?", "choices": ["four", "five"],
+            "correct": "four", "explanation": "The correct answer is: four",
+        },
+    ]
+
+
+def test_questions_with_the_same_title_get_distinct_ids():
+    entries = gift.read(b"::Q::One? {=a ~b}\n\n::Q::Two? {=a ~b}\n\n::Q::Three? {=a ~b}\n", "q.gift")
+    assert [entry["id"] for entry in entries] == ["q", "q-2", "q-3"]
+
+
+def test_windows_line_endings_and_a_byte_order_mark_are_read():
+    entries = gift.read("\ufeff// c\r\n::a::One? {\r\n=a\r\n~b\r\n}\r\n".encode(), "q.gift")
+    assert entries[0]["choices"] == ["a", "b"]
+
+
+def test_other_question_types_are_refused_with_their_positions():
+    text = (
+        "::a:: What? {=x =y}\n"  # line 1
+        "\n"
+        "::b:: Essay? {}\n"  # line 3
+        "\n"
+        "::c:: Two plus two {#4}\n"  # line 5
+        "\n"
+        "::d:: Match {=a -> b =c -> d}\n"  # line 7
+        "\n"
+        "::e:: Fine {=a ~b}\n"
+    )
+    assert errors_of(text) == [
+        "q.gift:1:14: question 1: a short-answer question (only = answers) cannot be imported; add wrong answers with ~",
+        "q.gift:3:14: question 2: an essay question ({}) cannot be imported; only multiple choice and true/false can",
+        "q.gift:5:21: question 3: a numerical question ({#...}) cannot be imported; only multiple choice and true/false can",
+        "q.gift:7:17: question 4: a matching question (->) cannot be imported; only multiple choice and true/false can",
+    ]
+
+
+def test_broken_questions_are_refused_with_their_positions():
+    text = (
+        "No braces here\n"  # 1
+        "\n"
+        "Never closed {=a\n"  # 3
+        "~b\n"
+        "\n"
+        "::untitled Which? {=a ~b}\n"  # 6
+        "\n"
+        "Nested {=a {~b}}\n"  # 8
+        "\n"
+        "Which? {=a ~%200%b}\n"  # 10
+        "\n"
+        "Which? {=a ~%50%b ~c}\n"  # 12
+        "\n"
+        "Which? {=a ~ #feedback only}\n"  # 14
+        "\n"
+        "{=a ~b}\n"  # 16
+    )
+    assert errors_of(text) == [
+        "q.gift:1:1: question 1: no answers: put the choices in braces, like {=right ~wrong}",
+        "q.gift:3:14: question 2: this '{' is never closed by '}'",
+        "q.gift:6:1: question 3: the title's '::' is never closed by another '::'",
+        "q.gift:8:12: question 4: '{' inside the answers; write \\{ for a brace in a text",
+        "q.gift:10:12: question 5: a weight is a percentage between -100 and 100, like ~%50%",
+        "q.gift:12:12: question 6: partial credit (~%...%) cannot be kept when another answer is marked =;"
+        " a choice here is right or wrong",
+        "q.gift:14:12: question 7: this answer has no text",
+        "q.gift:16:1: question 8: the question has no text before its answers",
+    ]
+
+
+def test_what_the_bank_refuses_is_reported_at_the_question():
+    seven = " ".join(f"~{n}" for n in range(2, 8))
+    text = f"Too many? {{=1 {seven}}}\n\nTwice? {{=a ~A}}\n\nAll right? {{~%50%a ~%50%b}}\n"
+    assert errors_of(text) == [
+        "q.gift:1:1: question 1: a question has 2 to 6 choices; this one has 7",
+        "q.gift:3:1: question 2: choice 2 ('A') repeats choice 1",
+        "q.gift:5:1: question 3: a multi question needs at least one wrong choice",
+    ]
+
+
+def test_an_empty_file_has_no_questions():
+    assert errors_of("// only a comment\n\n") == ["q.gift:1:1: no questions found in the file"]
+
+
+def test_invalid_utf8_is_refused_at_its_byte():
+    with pytest.raises(BankInvalid) as refused:
+        gift.read("Which? {\n=é ".encode() + b"\xff~b}", "q.gift")
+    # Columns count characters: "é" is two bytes but one column.
+    assert [str(error) for error in refused.value.errors] == [
+        "q.gift:2:4: invalid UTF-8 (byte 0xff); save the file as UTF-8"
+    ]
+
+
+def test_a_file_over_the_cap_is_refused_before_parsing():
+    data = b"Which? {=a ~b}\n\n" * (MAX_UPLOAD_BYTES // 16 + 1)
+    with pytest.raises(BankInvalid) as refused:
+        gift.read(data, "big.gift")
+    assert str(refused.value) == f"big.gift:1:1: file is {len(data):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}"

@@ -1,0 +1,63 @@
+"""What every reader shares: ids made from prompts, and checks that speak of the file's own terms."""
+
+from __future__ import annotations
+
+import pytest
+
+from quiz.bank import BankError, BankInvalid
+from quiz.bank.schema import Identifier
+from quiz.formats.incoming import Draft, Place, question_entries, slug_for
+from pydantic import TypeAdapter
+
+
+@pytest.mark.parametrize(("text", "slug"), [
+    ("Who won in 2014?", "who-won-in-2014"),
+    ("Qu’est-ce que la « crème brûlée » ?", "qu-est-ce-que-la-creme-brulee"),
+    ("???", "question"),
+    ("日本の首都は？", "question"),
+    ("a" * 80, "a" * 48),
+    ("one two three four five six seven eight nine ten eleven twelve", "one-two-three-four-five-six-seven-eight-nine-ten"),
+])
+def test_slug_for_makes_a_valid_id(text, slug):
+    assert slug_for(text) == slug
+    TypeAdapter(Identifier).validate_python(slug)
+
+
+def draft(prompt: str, *choices: tuple[str, bool], kind: str = "single", line: int = 1) -> Draft:
+    return Draft(Place(line, 1, f"question {line}"), kind, prompt, list(choices))
+
+
+def test_ids_are_unique_even_past_the_length_limit():
+    long = "word " * 20
+    entries = question_entries("f", [draft(long, ("a", True), ("b", False)) for _ in range(3)], [])
+    ids = [entry["id"] for entry in entries]
+    assert len(set(ids)) == 3
+    for identifier in ids:
+        TypeAdapter(Identifier).validate_python(identifier)
+
+
+def test_every_problem_is_reported_with_the_readers_own_errors():
+    earlier = BankError("f", 1, 1, "question 1", "something the reader saw")
+    drafts = [
+        draft("", ("a", True), ("b", False), line=2),
+        draft("Long?", ("x" * 301, True), ("b", False), line=3),
+        draft("None right?", ("a", False), ("b", False), line=4),
+        draft("Two right?", ("a", True), ("b", True), line=5),
+    ]
+    with pytest.raises(BankInvalid) as refused:
+        question_entries("f", drafts, [earlier])
+    assert [str(error) for error in refused.value.errors] == [
+        "f:1:1: question 1: something the reader saw",
+        "f:2:1: question 2: the question: string should have at least 1 character",
+        "f:3:1: question 3: choice 1: string should have at most 300 characters",
+        "f:4:1: question 4: a single question needs exactly one correct choice, not 0",
+        "f:5:1: question 5: a single question needs exactly one correct choice, not 2",
+    ]
+
+
+def test_entries_follow_the_bank_schema_without_quiz_or_source():
+    (entry,) = question_entries("f", [draft("Which?", ("a", False), ("b", True), kind="multi")], [])
+    assert entry == {
+        "id": "which", "kind": "multi", "prompt": "Which?", "choices": ["a", "b"], "correct": ["b"],
+        "explanation": "The correct answer is: b",
+    }
