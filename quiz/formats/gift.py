@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from quiz.bank.errors import BankError
-from quiz.formats.incoming import Draft, Place, decode_text, line_and_column, question_entries
+from quiz.formats.incoming import Draft, Lines, Place, decode_text, question_entries
 from quiz.formats.outgoing import OutgoingQuestion, OutgoingQuiz, outgoing_quizzes
 
 #: Characters GIFT reads as syntax unless escaped; the backslash comes first when escaping.
 _SPECIAL = "\\~=#{}:"
 _TRUE_FALSE = re.compile(r"(T|TRUE|F|FALSE)\s*(#.*)?", re.IGNORECASE | re.DOTALL)
+#: The bank's limit; checked early so that a file of one question with endless answers stays quick.
+_MOST_CHOICES = 6
 _FORMAT = re.compile(r"\[(html|moodle|plain|markdown)\]")
 
 
@@ -106,12 +108,32 @@ def general_feedback(question: OutgoingQuestion, article_title: str | None) -> s
 
 
 @dataclass(frozen=True)
-class _Char:
-    """One character of a question, whether it was escaped, and where it is in the file."""
+class _Chars:
+    """Part of a question with its escapes resolved: the characters, the same characters with
+    the escaped ones blanked out (where syntax is looked for), and each one's offset in the file."""
 
-    value: str
-    escaped: bool
-    offset: int
+    text: str
+    syntax: str
+    offsets: list[int]
+
+    def __getitem__(self, part: slice) -> _Chars:
+        return _Chars(self.text[part], self.syntax[part], self.offsets[part])
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def find(self, syntax: str, start: int = 0) -> int:
+        """Index of the first unescaped ``syntax`` at or after ``start``, or -1."""
+        return self.syntax.find(syntax, start)
+
+    def strip(self) -> _Chars:
+        """Without the unescaped whitespace around it."""
+        start = len(self.syntax) - len(self.syntax.lstrip())
+        return self[start : max(start, len(self.syntax.rstrip()))]
+
+
+#: What an escaped character looks like to the syntax searches: never a syntax character.
+_ESCAPED = "\0"
 
 
 class _Problem(Exception):
@@ -124,22 +146,23 @@ class _Problem(Exception):
 def read(data: bytes, filename: str) -> list[dict[str, Any]]:
     """The multiple-choice and true/false questions of a GIFT file."""
     text = decode_text(data, filename)
+    lines = Lines(text)
     drafts: list[Draft] = []
     errors: list[BankError] = []
     for number, block in enumerate(_blocks(text), 1):
-        line, column = line_and_column(text, block[0].offset)
+        line, column = lines.position(block.offsets[0])
         place = Place(line, column, f"question {number}")
         try:
             drafts.append(_draft(block, place))
         except _Problem as problem:
-            line, column = line_and_column(text, problem.offset)
+            line, column = lines.position(problem.offset)
             errors.append(BankError(filename, line, column, place.location, problem.message))
     return question_entries(filename, drafts, errors)
 
 
-def _blocks(text: str) -> Iterator[list[_Char]]:
-    """Each question's characters, escapes resolved; comment and category lines left out."""
-    block: list[_Char] = []
+def _blocks(text: str) -> Iterator[_Chars]:
+    """Each question, escapes resolved; comment and category lines left out."""
+    block: list[tuple[str, str, int]] = []
     offset = 0
     for raw_line in text.split("\n"):
         start, offset = offset, offset + len(raw_line) + 1
@@ -149,100 +172,80 @@ def _blocks(text: str) -> Iterator[list[_Char]]:
             continue
         if not stripped or stripped.startswith("$CATEGORY:"):
             if block:
-                yield block
+                yield _joined(block)
             block = []
             continue
         if block:
-            block.append(_Char("\n", False, start - 1))
+            block.append(("\n", "\n", start - 1))
         block.extend(_chars(line, start))
     if block:
-        yield block
+        yield _joined(block)
 
 
-def _chars(line: str, start: int) -> Iterator[_Char]:
+def _joined(chars: list[tuple[str, str, int]]) -> _Chars:
+    return _Chars("".join(char[0] for char in chars), "".join(char[1] for char in chars), [char[2] for char in chars])
+
+
+def _chars(line: str, start: int) -> Iterator[tuple[str, str, int]]:
+    """(character, what syntax searches see, offset) for each character of ``line``."""
     index = 0
     while index < len(line):
         character = line[index]
         following = line[index + 1] if index + 1 < len(line) else ""
         if character == "\\" and following and (following in _SPECIAL or following == "n"):
-            yield _Char("\n" if following == "n" else following, True, start + index)
+            yield ("\n" if following == "n" else following), _ESCAPED, start + index
             index += 2
         else:
-            yield _Char(character, False, start + index)
+            yield character, character, start + index
             index += 1
 
 
-def _find(chars: list[_Char], syntax: str, start: int = 0) -> int:
-    """Index of the first unescaped occurrence of ``syntax`` at or after ``start``, or -1."""
-    for index in range(start, len(chars) - len(syntax) + 1):
-        if all(
-            not chars[index + offset].escaped and chars[index + offset].value == wanted
-            for offset, wanted in enumerate(syntax)
-        ):
-            return index
-    return -1
-
-
-def _text(chars: list[_Char]) -> str:
-    return "".join(char.value for char in chars)
-
-
-def _strip(chars: list[_Char]) -> list[_Char]:
-    start, end = 0, len(chars)
-    while start < end and chars[start].value.isspace() and not chars[start].escaped:
-        start += 1
-    while end > start and chars[end - 1].value.isspace() and not chars[end - 1].escaped:
-        end -= 1
-    return chars[start:end]
-
-
-def _draft(block: list[_Char], place: Place) -> Draft:
-    opening = _find(block, "{")
+def _draft(block: _Chars, place: Place) -> Draft:
+    opening = block.find("{")
     if opening < 0:
-        raise _Problem(block[0].offset, "no answers: put the choices in braces, like {=right ~wrong}")
-    closing = _find(block, "}", opening + 1)
+        raise _Problem(block.offsets[0], "no answers: put the choices in braces, like {=right ~wrong}")
+    closing = block.find("}", opening + 1)
     if closing < 0:
-        raise _Problem(block[opening].offset, "this '{' is never closed by '}'")
-    inner = _find(block, "{", opening + 1)
+        raise _Problem(block.offsets[opening], "this '{' is never closed by '}'")
+    inner = block.find("{", opening + 1)
     if 0 <= inner < closing:
-        raise _Problem(block[inner].offset, "'{' inside the answers; write \\{ for a brace in a text")
-    after = block[closing + 1 :]
-    second = _find(after, "{")
+        raise _Problem(block.offsets[inner], "'{' inside the answers; write \\{ for a brace in a text")
+    second = block.find("{", closing + 1)
     if second >= 0:
-        raise _Problem(after[second].offset, "a second set of answers; separate questions with a blank line")
-    name, head = _title(_strip(block[:opening]))
+        raise _Problem(block.offsets[second], "a second set of answers; separate questions with a blank line")
+    name, head = _title(block[:opening].strip())
     text_format, head = _format(head)
-    prompt = _converted(_text(head).strip(), text_format)
-    rest = _converted(_text(after).strip(), text_format)
+    prompt = _converted(head.text.strip(), text_format)
+    rest = _converted(block[closing + 1 :].text.strip(), text_format)
     if rest:
         # Text after the answers makes a "missing word" question: the answers fill the gap.
         prompt = f"{prompt} _____ {rest}".strip()
     if not prompt:
-        raise _Problem(block[opening].offset, "the question has no text before its answers")
+        raise _Problem(block.offsets[opening], "the question has no text before its answers")
     answers = block[opening + 1 : closing]
     explanation = ""
-    general = _find(answers, "####")
+    general = answers.find("####")
     if general >= 0:
-        explanation = _converted(_text(answers[general + 4 :]).strip(), text_format)
+        explanation = _converted(answers[general + 4 :].text.strip(), text_format)
         answers = answers[:general]
-    choices, kind = _choices(_strip(answers), block[opening].offset, text_format)
+    choices, kind = _choices(answers.strip(), block.offsets[opening], text_format)
     return Draft(place, kind, prompt, choices, explanation=explanation, name=name)
 
 
-def _title(chars: list[_Char]) -> tuple[str, list[_Char]]:
-    if _find(chars[:2], "::") != 0:
+def _title(chars: _Chars) -> tuple[str, _Chars]:
+    if not chars.syntax.startswith("::"):
         return "", chars
-    end = _find(chars, "::", 2)
+    end = chars.find("::", 2)
     if end < 0:
-        raise _Problem(chars[0].offset, "the title's '::' is never closed by another '::'")
-    return _text(chars[2:end]).strip(), _strip(chars[end + 2 :])
+        raise _Problem(chars.offsets[0], "the title's '::' is never closed by another '::'")
+    return chars[2:end].text.strip(), chars[end + 2 :].strip()
 
 
-def _format(chars: list[_Char]) -> tuple[str, list[_Char]]:
-    match = _FORMAT.match(_text(chars)) if chars and not chars[0].escaped else None
+def _format(chars: _Chars) -> tuple[str, _Chars]:
+    match = _FORMAT.match(chars.syntax)
     if match is None:
         return "moodle", chars
-    return match.group(1), _strip(chars[match.end() :])
+    return match.group(1), chars[match.end() :].strip()
 
 
 def _converted(text: str, text_format: str) -> str:
@@ -253,41 +256,45 @@ def _converted(text: str, text_format: str) -> str:
     return html.unescape(re.sub(r"<[^>]*>", "", text)).strip()
 
 
-def _choices(answers: list[_Char], at: int, text_format: str) -> tuple[list[tuple[str, bool]], str]:
+def _choices(answers: _Chars, at: int, text_format: str) -> tuple[list[tuple[str, bool]], str]:
     """The choices with whether each is right, and the kind of question the answers make."""
     if not answers:
         raise _Problem(at, _unsupported("an essay question ({})"))
-    plain = _text(answers)
-    if not answers[0].escaped and (match := _TRUE_FALSE.fullmatch(plain)):
+    if match := _TRUE_FALSE.fullmatch(answers.syntax):
         is_true = match.group(1).upper().startswith("T")
         return [("True", is_true), ("False", not is_true)], "true_false"
-    if not answers[0].escaped and answers[0].value == "#":
-        raise _Problem(answers[0].offset, _unsupported("a numerical question ({#...})"))
-    arrow = _find(answers, "->")
-    if arrow >= 0:
-        raise _Problem(answers[arrow].offset, _unsupported("a matching question (->)"))
-    starts = [index for index, char in enumerate(answers) if not char.escaped and char.value in "=~"]
+    if answers.syntax.startswith("#"):
+        raise _Problem(answers.offsets[0], _unsupported("a numerical question ({#...})"))
+    starts = [index for index, character in enumerate(answers.syntax) if character in "=~"]
+    markers = [answers.syntax[index] for index in starts]
+    arrow = answers.find("->")
+    # Matching questions pair = answers; with a ~ answer, "->" is only part of a choice's text.
+    if arrow >= 0 and "~" not in markers:
+        raise _Problem(answers.offsets[arrow], _unsupported("a matching question (->)"))
     if not starts or starts[0] != 0:
-        raise _Problem(answers[0].offset, "each answer starts with = (right) or ~ (wrong)")
-    if all(answers[index].value == "=" for index in starts):
+        raise _Problem(answers.offsets[0], "each answer starts with = (right) or ~ (wrong)")
+    if len(starts) > _MOST_CHOICES:
+        raise _Problem(answers.offsets[0], f"a question has 2 to {_MOST_CHOICES} choices; this one has {len(starts)}")
+    if "~" not in markers:
         raise _Problem(
-            answers[0].offset, "a short-answer question (only = answers) cannot be imported; add wrong answers with ~"
+            answers.offsets[0], "a short-answer question (only = answers) cannot be imported; add wrong answers with ~"
         )
-    several = not any(answers[index].value == "=" for index in starts)
+    # As in Moodle: without any "=" answer, the weights say which of several answers are right.
+    several = "=" not in markers
     choices = []
-    for start, end in zip(starts, [*starts[1:], len(answers)]):
-        marker = answers[start]
-        weight, body = _weight(answers[start + 1 : end], marker.offset)
-        if marker.value == "~" and weight is not None and weight > 0 and not several:
-            raise _Problem(marker.offset, (
+    for start, end, marker in zip(starts, [*starts[1:], len(answers)], markers):
+        at = answers.offsets[start]
+        weight, body = _weight(answers[start + 1 : end], at)
+        if marker == "~" and weight is not None and weight > 0 and not several:
+            raise _Problem(at, (
                 "partial credit (~%...%) cannot be kept when another answer is marked =;"
                 " a choice here is right or wrong"
             ))
-        feedback = _find(body, "#")
-        text = _converted(_text(_strip(body[:feedback] if feedback >= 0 else body)), text_format)
+        feedback = body.find("#")
+        text = _converted((body[:feedback] if feedback >= 0 else body).text.strip(), text_format)
         if not text:
-            raise _Problem(marker.offset, "this answer has no text")
-        is_correct = marker.value == "=" if not several else weight is not None and weight > 0
+            raise _Problem(at, "this answer has no text")
+        is_correct = weight is not None and weight > 0 if several else marker == "="
         choices.append((text, is_correct))
     return choices, "multi" if several else "single"
 
@@ -296,14 +303,14 @@ def _unsupported(question: str) -> str:
     return f"{question} cannot be imported; only multiple choice and true/false can"
 
 
-def _weight(chars: list[_Char], at: int) -> tuple[float | None, list[_Char]]:
+def _weight(chars: _Chars, at: int) -> tuple[float | None, _Chars]:
     """The ``%50%`` weight at the start of an answer, and the rest of it."""
-    body = _strip(chars)
-    if _find(body[:1], "%") != 0:
+    body = chars.strip()
+    if not body.syntax.startswith("%"):
         return None, chars
-    end = _find(body, "%", 1)
+    end = body.find("%", 1)
     try:
-        weight = float(_text(body[1:end])) if end > 0 else None
+        weight = float(body[1:end].text) if end > 0 else None
     except ValueError:
         weight = None
     if weight is None or not -100 <= weight <= 100:

@@ -8,6 +8,7 @@ unique id and raises :class:`~quiz.bank.errors.BankInvalid` with every problem a
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -74,15 +75,22 @@ def decode_text(data: bytes, file: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = data[: exc.start].decode("utf-8")
-        line, column = line_and_column(before, len(before))
+        line, column = Lines(before).position(len(before))
         refuse(file, Place(line, column), f"invalid UTF-8 (byte 0x{data[exc.start]:02x}); save the file as UTF-8")
     return text.removeprefix("\ufeff")
 
 
-def line_and_column(text: str, offset: int) -> tuple[int, int]:
-    """The 1-based line and column of ``text[offset]``."""
-    line_start = text.rfind("\n", 0, offset) + 1
-    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+class Lines:
+    """Finds the line and column of any place in a text without counting lines again each time
+    (a file may have tens of thousands of questions)."""
+
+    def __init__(self, text: str):
+        self.starts = [0, *(match.end() for match in re.finditer("\n", text))]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The 1-based line and column of ``text[offset]``."""
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
 
 
 def slug_for(text: str) -> str:

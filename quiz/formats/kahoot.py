@@ -11,6 +11,7 @@ import io
 import re
 import warnings
 import zipfile
+import zlib
 from typing import Any
 
 from openpyxl import load_workbook
@@ -28,7 +29,14 @@ ANSWER_COLUMNS = 4
 
 #: A workbook is a zip archive; one that unpacks to more than this is refused (a "zip bomb").
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024
+#: Rows read below the headers; a sheet that says it has a million rows is not read to the end.
+MAX_QUESTION_ROWS = 1000
 
+#: What a damaged, encrypted or foreign archive makes openpyxl, the zip reader or the XML parser raise.
+_DAMAGED = (
+    InvalidFileException, zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, NotImplementedError,
+    RuntimeError, OSError, KeyError, IndexError, ValueError, TypeError, AttributeError, SyntaxError,
+)
 _NOT_A_WORKBOOK = "not an .xlsx workbook: save Kahoot's template as an Excel workbook (.xlsx)"
 
 
@@ -38,7 +46,7 @@ def read(data: bytes, filename: str) -> list[dict[str, Any]]:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(member.file_size for member in archive.infolist())
-    except zipfile.BadZipFile:
+    except _DAMAGED:
         refuse(filename, start, _NOT_A_WORKBOOK)
     if unpacked > MAX_UNPACKED_BYTES:
         refuse(filename, start, f"the workbook unpacks to {unpacked:,} bytes; the limit is {MAX_UNPACKED_BYTES:,}")
@@ -52,12 +60,12 @@ def read(data: bytes, filename: str) -> list[dict[str, Any]]:
                 sheet = workbook.worksheets[0]
                 title = sheet.title
                 rows = list(sheet.iter_rows(
-                    min_row=HEADER_ROW, min_col=FIRST_COLUMN, max_col=FIRST_COLUMN + COLUMNS - 1, values_only=True
+                    min_row=HEADER_ROW, max_row=HEADER_ROW + MAX_QUESTION_ROWS + 1,
+                    min_col=FIRST_COLUMN, max_col=FIRST_COLUMN + COLUMNS - 1, values_only=True,
                 ))
             finally:
                 workbook.close()
-    # What a damaged or foreign archive raises, from openpyxl and the XML parser under it.
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, IndexError, ValueError, TypeError, SyntaxError):
+    except _DAMAGED:
         refuse(filename, start, _NOT_A_WORKBOOK)
     return _questions(filename, title, rows)
 
@@ -69,9 +77,13 @@ def _questions(file: str, sheet: str, rows: list[tuple[Any, ...]]) -> list[dict[
             f"row {HEADER_ROW} should hold the template's headers from column B: Question, Answer 1 to 4,"
             " Time limit, Correct answer(s)"
         ))
+    if len(rows) > MAX_QUESTION_ROWS + 1 and any(_cells(rows[-1])):
+        refuse(file, _place(sheet, HEADER_ROW + MAX_QUESTION_ROWS + 1, 0), (
+            f"more than {MAX_QUESTION_ROWS} rows of questions; split the quiz into several files"
+        ))
     drafts: list[Draft] = []
     errors: list[BankError] = []
-    for row_number, row in enumerate(rows[1:], HEADER_ROW + 1):
+    for row_number, row in enumerate(rows[1 : MAX_QUESTION_ROWS + 1], HEADER_ROW + 1):
         cells = _cells(row)
         if not any(cells):
             continue

@@ -18,7 +18,7 @@ from json.decoder import scanstring
 from typing import Any
 
 from quiz.bank.errors import BankError
-from quiz.formats.incoming import Draft, Place, decode_text, line_and_column, question_entries, refuse, slug_for
+from quiz.formats.incoming import Draft, Lines, Place, decode_text, question_entries, refuse, slug_for
 
 _DIFFICULTIES = ("easy", "medium", "hard")
 #: What a result's field holds when the field is not there at all.
@@ -55,7 +55,7 @@ def read(data: bytes, filename: str) -> list[dict[str, Any]]:
 class _Reader:
     def __init__(self, file: str, text: str):
         self.file = file
-        self.text = text
+        self.lines = Lines(text)
         self.offsets = node_offsets(text)
         self.drafts: list[Draft] = []
         self.errors: list[BankError] = []
@@ -64,7 +64,7 @@ class _Reader:
         """Where the value at ``path`` starts, or the nearest enclosing value that exists."""
         while path not in self.offsets:
             path = path[:-1]
-        line, column = line_and_column(self.text, self.offsets[path])
+        line, column = self.lines.position(self.offsets[path])
         return Place(line, column, _json_path(path))
 
     def error(self, path: tuple[str | int, ...], message: str) -> None:
@@ -133,6 +133,11 @@ def _json_path(path: tuple[str | int, ...]) -> str:
     return text
 
 
+#: Values nested deeper than this have no position of their own (a result's fields are at depth 3
+#: or 4); the walk skips them in one step, so that it never recurses deeply.
+_TRACKED_DEPTH = 8
+
+
 def node_offsets(text: str) -> dict[tuple[str | int, ...], int]:
     """Where each value of a valid JSON text starts, by its path: ``("results", 0, "question")``.
 
@@ -151,7 +156,7 @@ def node_offsets(text: str) -> dict[tuple[str | int, ...], int]:
         at = skip_space(at)
         offsets[path] = at
         opening = text[at]
-        if opening not in "[{":
+        if opening not in "[{" or len(path) >= _TRACKED_DEPTH:
             return decoder.raw_decode(text, at)[1]
         closing = "]" if opening == "[" else "}"
         at = skip_space(at + 1)

@@ -221,7 +221,7 @@ def test_what_the_bank_refuses_is_reported_at_the_question():
     seven = " ".join(f"~{n}" for n in range(2, 8))
     text = f"Too many? {{=1 {seven}}}\n\nTwice? {{=a ~A}}\n\nAll right? {{~%50%a ~%50%b}}\n"
     assert errors_of(text) == [
-        "q.gift:1:1: question 1: a question has 2 to 6 choices; this one has 7",
+        "q.gift:1:12: question 1: a question has 2 to 6 choices; this one has 7",
         "q.gift:3:1: question 2: choice 2 ('A') repeats choice 1",
         "q.gift:5:1: question 3: a multi question needs at least one wrong choice",
     ]
@@ -245,3 +245,8 @@ def test_a_file_over_the_cap_is_refused_before_parsing():
     with pytest.raises(BankInvalid) as refused:
         gift.read(data, "big.gift")
     assert str(refused.value) == f"big.gift:1:1: file is {len(data):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}"
+
+
+def test_an_arrow_in_a_choice_of_a_multiple_choice_question_is_text():
+    (entry,) = gift.read(b"Which way? {=left -> right ~up}", "q.gift")
+    assert (entry["kind"], entry["choices"]) == ("single", ["left -> right", "up"])

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import TypeAdapter
 
 from quiz.bank import BankError, BankInvalid
 from quiz.bank.schema import Identifier
 from quiz.formats.incoming import Draft, Place, question_entries, slug_for
-from pydantic import TypeAdapter
 
 
 @pytest.mark.parametrize(("text", "slug"), [

@@ -130,3 +130,13 @@ def test_a_workbook_that_unpacks_too_large_is_refused_unread():
 def test_a_file_over_the_cap_is_refused():
     data = b"PK\x03\x04" + b"\0" * MAX_UPLOAD_BYTES
     assert errors_of(data) == [f"quiz.xlsx:1:1: file is {len(data):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}"]
+
+
+def test_rows_past_the_limit_are_refused():
+    rows = [[f"Question {n}?", "a", "b", None, None, 20, 1] for n in range(kahoot.MAX_QUESTION_ROWS + 1)]
+    assert len(kahoot.read(workbook(*rows[:-1]), "quiz.xlsx")) == kahoot.MAX_QUESTION_ROWS
+    last = 8 + kahoot.MAX_QUESTION_ROWS + 1
+    assert errors_of(workbook(*rows)) == [
+        f"quiz.xlsx:{last}:2: Sheet1!B{last}: more than {kahoot.MAX_QUESTION_ROWS} rows of questions;"
+        " split the quiz into several files"
+    ]

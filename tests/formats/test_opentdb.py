@@ -117,3 +117,13 @@ def test_node_offsets_point_at_every_value():
     assert {path: text[offset] for path, offset in offsets.items()} == {
         (): "{", ("a",): "[", ("a", 0): "1", ("a", 1): "{", ("a", 1, "b"): '"', ("c",): "n",
     }
+
+
+def test_deep_nesting_is_refused_or_skipped_without_recursing():
+    assert errors_of('{"results": [' + "[" * 5000 + "]" * 5000 + "]}") == [
+        "trivia.json:1:1: invalid JSON: nested too deeply"
+    ]
+    # Deep but valid: the walk skips what lies below the fields of a result.
+    assert errors_of('{"results": [' + "[" * 900 + "]" * 900 + "]}") == [
+        "trivia.json:1:14: results[0]: each result is an object with type, question, correct_answer and incorrect_answers"
+    ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import sqlalchemy as sa
 
 from quiz.bank import parse_bank
@@ -74,3 +76,14 @@ def test_the_feedback_and_results_pages_say_no_source_was_given(app, client):
     assert 'class="source"' not in feedback
     results = client.get(url.rsplit("/questions/", 1)[0] + "/results").get_data(as_text=True)
     assert "<p>No source given.</p>" in results
+
+
+def test_the_live_reveal_says_no_source_was_given(app):
+    screen = SimpleNamespace(
+        question=SimpleNamespace(revision=SimpleNamespace(explanation="Seas look blue.")),
+        sources=[], live=SimpleNamespace(quiz=SimpleNamespace(article=None)),
+    )
+    with app.app_context():
+        shown = str(app.jinja_env.get_template("live/_parts.html").module.explanation(screen))
+    assert "<p>Seas look blue.</p>" in shown
+    assert "<p>No source given.</p>" in shown
