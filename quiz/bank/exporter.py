@@ -14,7 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from quiz.bank.loader import BankQuestion
+from quiz.bank.loader import BankArticle, BankQuestion
 from quiz.kinds import KINDS
 from quiz.models import Article, Question, QuestionRevision, Quiz
 
@@ -50,7 +50,8 @@ def export_document(session: so.Session) -> dict[str, Any]:
     }
 
 
-def article_entry(article: Article) -> dict[str, Any]:
+def article_entry(article: Article | BankArticle) -> dict[str, Any]:
+    """An article's bank entry, from the database or from a loaded bank file (same fields)."""
     entry: dict[str, Any] = {"id": article.slug, "title": article.title}
     if article.url is not None:
         entry["url"] = article.url

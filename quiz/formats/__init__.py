@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from quiz.bank.exporter import bank_question_entry
+from quiz.bank.exporter import article_entry, bank_question_entry
 from quiz.bank.loader import Bank
 from quiz.bank.yamlfile import dump_yaml
 from quiz.formats import aiken, csv_format, gift, kahoot, moodle_xml, opentdb
@@ -90,15 +90,7 @@ def questions_document(entries: list[dict[str, Any]], quiz: str | None = None) -
 
 def bank_document(bank: Bank) -> dict[str, Any]:
     """A checked bank file as a bank document, articles inline, ready for any writer."""
-    articles = []
-    for article in bank.articles:
-        entry: dict[str, Any] = {"id": article.slug, "title": article.title}
-        if article.url is not None:
-            entry["url"] = article.url
-        if article.published_on is not None:
-            entry["date"] = article.published_on
-        entry["text"] = article.text
-        articles.append(entry)
+    articles = [article_entry(article) for article in bank.articles]
     quizzes = [
         {
             "id": quiz.slug, "title": quiz.title, **({"description": quiz.description} if quiz.description else {}),
