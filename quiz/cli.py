@@ -1,8 +1,9 @@
-"""The command line: ``quiz check|import|export|convert|init|users``, also available as ``flask --app quiz ...``."""
+"""The command line: ``quiz check|import|export|convert|generate|init|users``, also available as ``flask --app quiz ...``."""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -19,9 +20,11 @@ from quiz.bank.exporter import export_document
 from quiz.bank.importer import import_bank
 from quiz.bank.loader import MAX_BANK_BYTES
 from quiz.bank.schema import Identifier
+from quiz.bank.yamlfile import dump_yaml
 from quiz.extensions import db
 from quiz.formats import FORMATS, Format, exporters, format_for_filename, importers
 from quiz.formats.files import read_document, write_atomically
+from quiz.generator import draft_bank, read_article
 from quiz.models import User
 from quiz.paths import bundled_bank, resource
 
@@ -183,6 +186,53 @@ def _exit(message: str) -> NoReturn:
     sys.exit(1)
 
 
+@click.command("generate")
+@click.argument("article", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="The bank file to write; standard output without it.")
+@click.option("--max", "max_questions", type=click.IntRange(min=1), help="Draft at most this many questions.")
+@click.option("--bank", type=click.Path(dir_okay=False, path_type=Path), help="A bank file whose articles lend wrong choices.")
+@click.option("--title", help="The article's title; by default its first line or heading.")
+@click.option("--id", "article_id", metavar="ID", help="The id of the article and its quiz; by default made from the file name.")
+def generate_command(
+    article: Path, out: Path | None, max_questions: int | None, bank: Path | None, title: str | None,
+    article_id: str | None,
+) -> None:
+    """Draft sourced questions from an article (plain text or Markdown) as a bank file to review.
+
+    Needs no database. The file holds the article's plain text, one quiz and the questions,
+    and passes quiz check as it is; the same article always gives the same file.
+    """
+    try:
+        found_title, text = read_article(_read(article), str(article))
+        other_texts = [entry.text for entry in load_bank(bank).articles] if bank is not None else []
+    except BankInvalid as invalid:
+        for error in invalid.errors:
+            click.echo(str(error), err=True)
+        _exit(f"{len(invalid.errors)} error(s); nothing was written")
+    identifier = article_id or re.sub(r"[^a-z0-9]+", "-", article.stem.lower()).strip("-")[:60].strip("-") or "article"
+    try:
+        TypeAdapter(Identifier).validate_python(identifier)
+    except ValidationError:
+        _exit(f"--id {identifier!r}: an id is lowercase letters, digits, '-', '_' or '.'")
+    document = draft_bank(
+        text, title=title or found_title or article.stem.replace("-", " ").replace("_", " ").capitalize(),
+        article_id=identifier, quiz_id=identifier, max_questions=max_questions, other_texts=other_texts,
+    )
+    data = dump_yaml(document).encode()
+    if out is None:
+        click.echo(data, nl=False)
+    else:
+        _write(out, data)
+    click.echo(f"{out or 'stdout'}: {len(document['questions'])} question(s) drafted; review them before importing", err=True)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        _exit(f"{path}: cannot read: {exc.strerror}")
+
+
 @click.command("init")
 @with_appcontext
 def init_command() -> None:
@@ -293,7 +343,8 @@ def serve_command(gunicorn_args: tuple[str, ...]) -> None:
 
 def init_app(app: Flask) -> None:
     for command in (
-        check_command, import_command, export_command, convert_command, init_command, serve_command, users_group,
+        check_command, import_command, export_command, convert_command, generate_command, init_command, serve_command,
+        users_group,
     ):
         app.cli.add_command(command)
 
@@ -309,4 +360,5 @@ main = FlaskGroup(name="quiz", create_app=_create_app, help="Sourced quizzes: ch
 # Added to the group itself as well, so that checking a file never needs to build the app.
 main.add_command(check_command)
 main.add_command(convert_command)
+main.add_command(generate_command)
 main.add_command(serve_command)

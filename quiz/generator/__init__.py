@@ -1,0 +1,65 @@
+"""Offline drafting of sourced multiple-choice questions from a news-style article.
+
+The pipeline, one module per stage: :mod:`~quiz.generator.markdown` (Markdown to the plain
+text stored as the article), :mod:`~quiz.generator.sentences`, :mod:`~quiz.generator.facts`
+(with :mod:`~quiz.generator.numbers` and :mod:`~quiz.generator.entities`),
+:mod:`~quiz.generator.templates`, :mod:`~quiz.generator.distractors` and
+:mod:`~quiz.generator.validation`; :mod:`~quiz.generator.drafting` runs them in turn.
+Everything is deterministic and uses nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from quiz.bank.errors import BankError, BankInvalid
+from quiz.generator.drafting import generate_questions
+from quiz.generator.markdown import plain_text, split_title
+
+__all__ = ["draft_bank", "generate_questions", "plain_text", "read_article", "split_title"]
+
+#: Largest article file read, in bytes.
+MAX_ARTICLE_BYTES = 2 * 1024 * 1024
+
+
+def read_article(raw: bytes, file: str) -> tuple[str | None, str]:
+    """An article file's title (when its first line or heading is one) and its plain text.
+
+    Raises :class:`BankInvalid` naming the line and column of invalid UTF-8, or saying the
+    file is too large or empty.
+    """
+    if len(raw) > MAX_ARTICLE_BYTES:
+        raise BankInvalid([BankError(file, 1, 1, "", f"file is {len(raw):,} bytes; the limit is {MAX_ARTICLE_BYTES:,}")])
+    try:
+        decoded = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        column = len(raw[line_start : exc.start].decode("utf-8", "replace")) + 1
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise BankInvalid([BankError(file, line, column, "", f"invalid UTF-8 (byte 0x{raw[exc.start]:02x})")]) from None
+    title, text = split_title(plain_text(decoded))
+    if not text:
+        raise BankInvalid([BankError(file, 1, 1, "", "the article has no text")])
+    return title, text
+
+
+def draft_bank(
+    text: str,
+    *,
+    title: str,
+    article_id: str,
+    quiz_id: str,
+    max_questions: int | None = None,
+    other_texts: Sequence[str] = (),
+) -> dict[str, Any]:
+    """A complete bank document: the article (its plain text inline), one quiz and the drafted
+    questions, ready for :func:`quiz.bank.yamlfile.dump_yaml` and for review."""
+    article_text = plain_text(text)
+    questions = generate_questions(article_text, max_questions=max_questions, other_texts=other_texts)
+    return {
+        "version": 1,
+        "articles": [{"id": article_id, "title": title, "text": article_text}],
+        "quizzes": [{"id": quiz_id, "title": title, "article": article_id}],
+        "questions": [{"id": entry["id"], "quiz": quiz_id, **entry} for entry in questions],
+    }

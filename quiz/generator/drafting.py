@@ -1,0 +1,155 @@
+"""The generator's pipeline: plain text, facts, templates, choices, checks, then the bank entries."""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from quiz.bank.quotes import fold
+from quiz.generator import distractors
+from quiz.generator.facts import FACT_KINDS, Article, analyse
+from quiz.generator.markdown import plain_text
+from quiz.generator.numbers import indefinite_article
+from quiz.generator.templates import Draft, draft_for
+from quiz.generator.validation import Candidate, problems
+
+#: A sentence gives at most this many questions, so that a quiz covers the article.
+QUESTIONS_PER_SENTENCE = 2
+#: Identifiers are cut to this length before a number makes them unique.
+_ID_LENGTH = 48
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one fact: its question, or why there is none."""
+
+    candidate: Candidate | None
+    fact_text: str
+    kind: str
+    sentence: int
+    reasons: tuple[str, ...]
+
+
+def draft_outcomes(text: str, *, other_texts: Sequence[str] = ()) -> tuple[Article, list[Outcome]]:
+    """Every fact of the (already plain) ``text`` with its checked question or the reasons it has none."""
+    article = analyse(text)
+    others = [analyse(plain_text(other)) for other in other_texts]
+    outcomes = []
+    for fact in article.facts:
+        draft = draft_for(fact, article)
+        if draft is None:
+            outcomes.append(Outcome(None, fact.text, fact.kind, fact.sentence, ("template: no prompt stands alone",)))
+            continue
+        seed = zlib.crc32(f"{draft.quote}\x00{draft.answer}".encode())
+        choices = distractors.choose(fact, article, others, seed, _fits(draft))
+        candidate = Candidate(draft, tuple(choices), article)
+        outcomes.append(Outcome(candidate, fact.text, fact.kind, fact.sentence, tuple(problems(candidate))))
+    return article, outcomes
+
+
+def _fits(draft: Draft):
+    """Whether a distractor reads as well as the answer in the blank (same "a"/"an", same
+    capitals) and is not named in the prompt itself."""
+    article_word = re.search(r"\b(a|an)\s*$", draft.before, re.IGNORECASE)
+    capital = draft.answer[:1].isupper()
+
+    prompt = fold(draft.prompt).casefold()
+
+    def fits(text: str) -> bool:
+        if re.search(rf"(?<!\w){re.escape(fold(text).casefold())}(?!\w)", prompt):
+            return False  # a choice the prompt names is plainly not the answer
+        if article_word and indefinite_article(text) != indefinite_article(draft.answer):
+            return False
+        return not text[:1].isalpha() or text[:1].isupper() == capital
+
+    return fits
+
+
+def generate_questions(
+    text: str, *, max_questions: int | None = None, other_texts: Sequence[str] = ()
+) -> list[dict[str, Any]]:
+    """Draft questions on an article (plain text or Markdown), as bank question entries.
+
+    Each entry is a ``single`` question with the exact sentence (or clause) it rests on as its
+    source, tagged ``generated`` and with its fact's kind. ``other_texts`` are other articles
+    whose facts may serve as wrong choices. The same input always gives the same output.
+    """
+    article, outcomes = draft_outcomes(plain_text(text), other_texts=other_texts)
+    kept = _selected([outcome.candidate for outcome in outcomes if outcome.candidate and not outcome.reasons], max_questions)
+    entries = []
+    used: set[str] = set()
+    for candidate in kept:
+        entries.append(_entry(candidate, article, used))
+    return entries
+
+
+def _selected(candidates: list[Candidate], max_questions: int | None) -> list[Candidate]:
+    """One question per answer, a few per sentence, then the best ``max_questions`` in article order."""
+    per_sentence: dict[int, int] = {}
+    answers: set[str] = set()
+    kept = []
+    for candidate in candidates:
+        fact = candidate.draft.fact
+        key = fold(candidate.draft.answer).casefold()
+        if key in answers or per_sentence.get(fact.sentence, 0) >= QUESTIONS_PER_SENTENCE:
+            continue
+        answers.add(key)
+        per_sentence[fact.sentence] = per_sentence.get(fact.sentence, 0) + 1
+        kept.append(candidate)
+    if max_questions is not None and len(kept) > max_questions:
+        ranked = sorted(kept, key=lambda candidate: (-_worth(candidate), candidate.draft.fact.start))
+        chosen = {id(candidate) for candidate in ranked[:max_questions]}
+        kept = [candidate for candidate in kept if id(candidate) in chosen]
+    return kept
+
+
+def _worth(candidate: Candidate) -> float:
+    """A rough preference: full sets of choices, wh- questions, and facts the article stresses."""
+    score = len(candidate.choices) / distractors.CHOICES
+    if candidate.draft.template != "cloze":
+        score += 0.5
+    if candidate.draft.fact.kind in ("date", "year", "person", "place", "title"):
+        score += 0.25
+    return score
+
+
+def guess_difficulty(candidate: Candidate, article: Article) -> str:
+    """Easy when the answer is repeated or comes early; hard when its choices are close values
+    made up for it, or it comes from late in a long article; medium otherwise."""
+    fact = candidate.draft.fact
+    mentions = fold(article.text).casefold().count(fold(fact.text).casefold())
+    position = fact.start / max(len(article.text), 1)
+    if mentions > 1 or position < 0.15:
+        return "easy"
+    if FACT_KINDS[fact.kind].numeric and fact.kind not in ("year",) and position > 0.5:
+        return "hard"
+    return "medium"
+
+
+def _entry(candidate: Candidate, article: Article, used: set[str]) -> dict[str, Any]:
+    draft = candidate.draft
+    identifier = _identifier(f"{draft.fact.kind}-{draft.answer}", used)
+    return {
+        "id": identifier,
+        "kind": "single",
+        "difficulty": guess_difficulty(candidate, article),
+        "prompt": draft.prompt,
+        "choices": list(candidate.choices),
+        "correct": draft.answer,
+        "explanation": draft.explanation,
+        "source": [draft.quote],
+        "tags": ["generated", draft.fact.kind],
+    }
+
+
+def _identifier(text: str, used: set[str]) -> str:
+    base = re.sub(r"[^a-z0-9]+", "-", fold(text).casefold()).strip("-")[:_ID_LENGTH].strip("-") or "question"
+    identifier, number = base, 1
+    while identifier in used:
+        number += 1
+        identifier = f"{base}-{number}"
+    used.add(identifier)
+    return identifier

@@ -1,0 +1,197 @@
+"""Facts an article states that a question can ask for: when, how old, how long, how much,
+which title, who, which organisation, where.
+
+Each kind of fact is an entry of :data:`FACT_KINDS`. A fact is a span of the article; facts
+never overlap (a date's year is not also a year fact).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from quiz.generator.entities import ORGANISATION, PERSON, PLACE, TITLE, Entity, find_entities, main_subjects
+from quiz.generator.numbers import (
+    WORD_NUMBER_PATTERN,
+    ClockForm,
+    DateForm,
+    NumberForm,
+    find_dates,
+    parse_clock,
+    parse_number,
+)
+from quiz.generator.sentences import Sentence, split_sentences
+
+
+@dataclass(frozen=True)
+class FactKind:
+    name: str
+    #: The values can be ordered and perturbed (dates and numbers), not only swapped.
+    numeric: bool
+    #: When two candidate facts overlap, the lower number wins.
+    priority: int
+
+
+FACT_KINDS: dict[str, FactKind] = {
+    kind.name: kind
+    for kind in (
+        FactKind("date", numeric=True, priority=0),
+        FactKind("age", numeric=True, priority=1),
+        FactKind("duration", numeric=True, priority=2),
+        FactKind("quantity", numeric=True, priority=3),
+        FactKind("year", numeric=True, priority=4),
+        FactKind(TITLE, numeric=False, priority=5),
+        FactKind(PERSON, numeric=False, priority=6),
+        FactKind(ORGANISATION, numeric=False, priority=7),
+        FactKind(PLACE, numeric=False, priority=8),
+    )
+}
+
+Form = DateForm | NumberForm | ClockForm
+
+
+@dataclass(frozen=True)
+class Fact:
+    kind: str
+    #: Exactly as the article writes it.
+    text: str
+    start: int
+    end: int
+    sentence: int
+    #: How a date or number is written, to write other values the same way.
+    form: Form | None = None
+    #: The entity a name belongs to (its full name), for people, organisations, places and titles.
+    entity: str | None = None
+    gender: str | None = None
+
+    @property
+    def shape(self) -> tuple[object, ...]:
+        """Facts of one shape can stand in for each other as choices."""
+        form = self.form
+        if isinstance(form, NumberForm):
+            return (self.kind, form.prefix, form.scale, form.unit.strip(" -").rstrip("s"))
+        if isinstance(form, DateForm):
+            return (self.kind, form.day is not None, form.year is not None)
+        return (self.kind, type(form).__name__)
+
+
+@dataclass(frozen=True)
+class Article:
+    """An article's plain text split into sentences, with its entities and facts."""
+
+    text: str
+    sentences: tuple[Sentence, ...]
+    entities: tuple[Entity, ...]
+    facts: tuple[Fact, ...]
+    #: The names of the entities the article is about (see :func:`entities.main_subjects`).
+    subjects: frozenset[str]
+
+    def entity(self, name: str | None) -> Entity | None:
+        return next((entity for entity in self.entities if entity.name == name), None)
+
+
+_NUMBER = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?|{WORD_NUMBER_PATTERN}"
+_NOT_AFTER_NUMBER = r"(?<![\d.,/$£€:\w-])"
+_AGES = (
+    re.compile(r"\bat the age of (\d{1,3})\b"),
+    re.compile(r"\baged (\d{1,3})\b"),
+    re.compile(r"\b(\d{1,3}-year-old)\b"),
+)
+_DURATION = re.compile(
+    rf"{_NOT_AFTER_NUMBER}(?P<number>{_NUMBER})(?P<unit>[- ](?:second|minute|hour|day|week|month|year|decade)s?)\b(?!-old)",
+    re.IGNORECASE,
+)
+_MONEY = re.compile(r"(?P<prefix>[$£€])(?P<number>\d[\d,]*(?:\.\d+)?)(?: (?P<scale>thousand|million|billion|trillion))?\b")
+_PERCENT = re.compile(rf"{_NOT_AFTER_NUMBER}(?P<number>\d[\d,]*(?:\.\d+)?)(?P<unit>%| percent\b| per cent\b)")
+_MEASURE = re.compile(
+    rf"{_NOT_AFTER_NUMBER}(?P<number>{_NUMBER})(?: (?P<scale>million|billion))?(?P<unit>[- ](?:miles?|kilometres?|kilometers?|km|feet|foot|inch(?:es)?|yards?|metres?|meters?|pounds?|kilograms?|kg|tons?|tonnes?|acres?|mph|degrees))\b",
+    re.IGNORECASE,
+)
+_COUNT = re.compile(
+    rf"{_NOT_AFTER_NUMBER}(?P<number>(?:\d{{1,3}}(?:,\d{{3}})+|\d+)|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred))(?: (?P<scale>thousand|million|billion))?(?= (?:[a-z-]+ ){{0,2}}[a-z]+s\b)"
+)
+_CLOCK = re.compile(r"(?<![\d:])\d:\d{2}:\d{2}(?![\d:])")
+_YEAR = re.compile(r"(?<![\d$£€.,:/-])\b(1[6-9]\d\d|20\d\d)\b(?![\d%]|,\d|\.\d|-year| percent)")
+
+
+def analyse(text: str) -> Article:
+    """Split, find entities and facts, and name the article's subjects."""
+    sentences = tuple(split_sentences(text))
+    entities = tuple(find_entities(text, sentences))
+    candidates = _number_facts(text) + _entity_facts(entities)
+    facts = _without_overlaps(candidates)
+    starts = [sentence.start for sentence in sentences]
+    placed = tuple(
+        Fact(fact.kind, fact.text, fact.start, fact.end, max(0, bisect.bisect_right(starts, fact.start) - 1),
+             fact.form, fact.entity, fact.gender)
+        for fact in facts
+    )
+    return Article(text, sentences, entities, placed, frozenset(main_subjects(entities)))
+
+
+def _number_facts(text: str) -> list[Fact]:
+    facts = [Fact("date", text[start:end], start, end, -1, form) for start, end, form in find_dates(text)]
+    for pattern in _AGES:
+        for match in pattern.finditer(text):
+            written = match.group(1)
+            number, _, unit = written.partition("-")
+            form = parse_number(number, unit=f"-{unit}" if unit else "")
+            facts.append(Fact("age", written, match.start(1), match.end(1), -1, form))
+    for match in _DURATION.finditer(text):
+        form = parse_number(match.group("number"), unit=match.group("unit").lower())
+        facts.append(Fact("duration", match.group(), match.start(), match.end(), -1, form))
+    for match in _MONEY.finditer(text):
+        form = parse_number(match.group("number"), prefix=match.group("prefix"), scale=match.group("scale") or "")
+        facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, form))
+    for pattern in (_PERCENT, _MEASURE):
+        for match in pattern.finditer(text):
+            groups = match.groupdict()
+            form = parse_number(groups["number"], scale=groups.get("scale") or "", unit=groups["unit"])
+            facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, form))
+    for match in _COUNT.finditer(text):
+        if match.group("number").isdigit() and _YEAR.fullmatch(match.group("number")):
+            continue
+        if not _counts_things(text[match.end() :]):
+            continue
+        form = parse_number(match.group("number"), scale=match.group("scale") or "")
+        facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, form))
+    for match in _CLOCK.finditer(text):
+        facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, parse_clock(match.group())))
+    for match in _YEAR.finditer(text):
+        facts.append(Fact("year", match.group(1), match.start(1), match.end(1), -1, NumberForm(Decimal(match.group(1)))))
+    return facts
+
+
+_NOT_PLURALS = frozenset("was has is as this thus its his hers ours yours does goes always across perhaps".split())
+
+
+def _counts_things(after: str) -> bool:
+    """Whether the words after a number name what it counts: a plural within the next three."""
+    for word in re.findall(r"[A-Za-z-]+", after)[:3]:
+        if word.endswith("s") and not word.endswith(("ss", "us", "is")) and word.lower() not in _NOT_PLURALS:
+            return word.islower()
+    return False
+
+
+def _entity_facts(entities: Sequence[Entity]) -> list[Fact]:
+    return [
+        Fact(entity.kind, mention.text, mention.start, mention.end, -1, None, entity.name, entity.gender)
+        for entity in entities
+        if entity.kind in FACT_KINDS
+        for mention in entity.mentions
+    ]
+
+
+def _without_overlaps(candidates: list[Fact]) -> list[Fact]:
+    """Keep the higher-priority (then longer) of overlapping facts."""
+    ranked = sorted(
+        candidates, key=lambda fact: (FACT_KINDS[fact.kind].priority, -(fact.end - fact.start), fact.start)
+    )
+    kept: list[Fact] = []
+    for fact in ranked:
+        if all(fact.end <= other.start or other.end <= fact.start for other in kept):
+            kept.append(fact)
+    return sorted(kept, key=lambda fact: fact.start)
