@@ -1,5 +1,6 @@
 # make run   - install into .venv, migrate, import questions.yaml, serve on http://127.0.0.1:5000
-# make test  - install with the test extras into .venv and run the whole suite
+# make test  - install with the test extras into .venv and run the whole suite (SQLite)
+# make test-postgresql - the whole suite again, each test on a PostgreSQL database of its own
 # make serve - the production server (needs QUIZ_SECRET_KEY)
 PYTHON ?= python3
 VENV := .venv
@@ -7,7 +8,10 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run serve test check clean
+#: The PostgreSQL server `make test-postgresql` creates its test databases on.
+TEST_POSTGRESQL ?= postgresql+psycopg://postgres@127.0.0.1:5432/postgres
+
+.PHONY: run serve test test-postgresql check clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -35,6 +39,9 @@ serve: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
+
+test-postgresql: $(VENV)/.installed-test
+	TEST_DATABASE_URL=$(TEST_POSTGRESQL) $(BIN)/python -m pytest
 
 check: $(VENV)/.installed
 	$(BIN)/quiz check --require-sources questions.yaml

@@ -552,7 +552,7 @@ def submit(
     question = question or current_question(session, live)
     attempt = live_player.attempt
     graded = play.grade_choices(list(question.order), question.revision.kind, picked)
-    elapsed_ms = int((now - (live.question_opened_at or now)).total_seconds() * 1000)
+    elapsed_ms = play.milliseconds_between(live.question_opened_at or now, now)
     limit = question.time_limit
     # Only the open question can be answered, so a student who answered every earlier
     # question has answered exactly position - 1; one they let pass breaks the streak.

@@ -323,7 +323,7 @@ def submit_answer(
     answer scores one point. False, changing nothing, when the question was already answered."""
     now = now or utcnow()
     graded = grade(attempt, slot, picked)
-    elapsed_ms = int((now - slot.shown_at).total_seconds() * 1000) if slot.shown_at else None
+    elapsed_ms = milliseconds_between(slot.shown_at, now) if slot.shown_at else None
     return record_answer(
         session, attempt, slot.question_id, slot.revision_id, graded,
         points=int(graded.is_correct), now=now, elapsed_ms=elapsed_ms,
@@ -347,8 +347,11 @@ def record_answer(
     double click, a second tab): the database's unique constraint decides, so that two
     simultaneous submissions still record one answer and count one score.
     """
+    # RETURNING, not rowcount, tells whether the row went in: psycopg reports no rowcount
+    # (-1) for an INSERT that SQLAlchemy runs with RETURNING of its own.
     inserted = session.execute(
-        _insert_ignoring_duplicates(session, Answer).values(
+        _insert_ignoring_duplicates(session, Answer)
+        .values(
             attempt_id=attempt.id,
             question_id=question_id,
             revision_id=revision_id,
@@ -356,10 +359,11 @@ def record_answer(
             is_correct=graded.is_correct,
             points=points,
             answered_at=now,
-            elapsed_ms=max(elapsed_ms, 0) if elapsed_ms is not None else None,
+            elapsed_ms=elapsed_ms,
         )
-    ).rowcount
-    if not inserted:
+        .returning(Answer.id)
+    ).first()
+    if inserted is None:
         return False
     # Counted in SQL, not in Python, so that concurrent answers to an attempt's questions
     # cannot overwrite each other's increments.
@@ -381,6 +385,17 @@ def record_answer(
     return True
 
 
+#: The largest value of the INTEGER columns that hold milliseconds: nearly 25 days.
+_MAX_MILLISECONDS = 2**31 - 1
+
+
+def milliseconds_between(start: datetime, end: datetime) -> int:
+    """Milliseconds from ``start`` to ``end``, within what an INTEGER column holds: never
+    negative (clocks of two servers may disagree), and capped for an attempt resumed weeks
+    later."""
+    return min(max(int((end - start).total_seconds() * 1000), 0), _MAX_MILLISECONDS)
+
+
 def _insert_ignoring_duplicates(session: so.Session, model: type) -> sa.Insert:
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
@@ -392,7 +407,7 @@ def _insert_ignoring_duplicates(session: so.Session, model: type) -> sa.Insert:
 
 def _finish(session: so.Session, attempt: Attempt, now: datetime) -> None:
     attempt.finished_at = now
-    attempt.duration_ms = int((now - attempt.started_at).total_seconds() * 1000)
+    attempt.duration_ms = milliseconds_between(attempt.started_at, now)
     session.flush()
     count_for_statistics(session, Attempt.id == attempt.id)
     if attempt.retry_of_id is None and attempt.live_session_id is None:

@@ -1,4 +1,5 @@
-"""Fixtures: a fresh SQLite file database per test, the bundled bank, factory helpers."""
+"""Fixtures: a fresh database per test (SQLite, or PostgreSQL with ``TEST_DATABASE_URL``), the
+bundled bank, factory helpers."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from quiz.bank import load_bank
 from quiz.bank.importer import import_bank
 from quiz.extensions import db
 from quiz.paths import bundled_bank
+from tests.databases import TestDatabases
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -32,20 +34,63 @@ def client(app):
     return app.test_client()
 
 
-@pytest.fixture
-def app(tmp_path):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret-key-that-is-long-enough-0123456789",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'quiz.sqlite3'}",
-        }
-    )
+TEST_CONFIG = {"TESTING": True, "SECRET_KEY": "test-secret-key-that-is-long-enough-0123456789"}
+
+
+@pytest.fixture(scope="session")
+def test_databases():
+    databases = TestDatabases()
+    yield databases
+    databases.close()
+
+
+def create_schema(url: str) -> None:
+    """The models' tables, as tests build them (migrations have their own test)."""
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
         db.create_all()
-    yield app
-    with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture
+def database_url(test_databases, tmp_path):
+    """Make new databases for the test, dropped after it: ``database_url()`` has the tables,
+    ``database_url(empty=True)`` none, ``database_url(copy_of=url)`` what ``url`` holds."""
+    made = []
+
+    def make(*, empty: bool = False, copy_of: str | None = None) -> str:
+        if copy_of is not None:
+            url = test_databases.copy(copy_of, tmp_path)
+        else:
+            url = test_databases.new(tmp_path, schema=create_schema, empty=empty)
+        made.append(url)
+        return url
+
+    yield make
+    for url in made:
+        test_databases.release(url)
+
+
+@pytest.fixture
+def make_app(database_url):
+    """Make an app on a new database of its own, with the tables, and extra settings."""
+    apps = []
+
+    def make(**settings):
+        settings.setdefault("SQLALCHEMY_DATABASE_URI", database_url())
+        app = create_app({**TEST_CONFIG, **settings})
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        with app.app_context():
+            db.engine.dispose()
+
+
+@pytest.fixture
+def app(make_app):
+    return make_app()
 
 
 @pytest.fixture

@@ -58,8 +58,10 @@ def test_prefixed_environment_variables_override_defaults(monkeypatch, tmp_path)
     assert app.config["LEADERBOARD_SIZE"] == 7
 
 
-def test_sqlite_connections_use_wal_and_foreign_keys(app):
+def test_sqlite_connections_use_wal_and_foreign_keys(tmp_path):
+    app = create_app({"SECRET_KEY": "x" * 40, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/db.sqlite3"})
     with app.app_context():
         with db.engine.connect() as connection:
             assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
             assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        db.engine.dispose()

@@ -12,8 +12,8 @@ from quiz.extensions import db
 from quiz.paths import resource
 
 
-def test_upgrade_from_empty_matches_the_models_and_downgrade_removes_everything(tmp_path):
-    app = create_app({"SECRET_KEY": "x" * 40, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/migrated.sqlite3"})
+def test_upgrade_from_empty_matches_the_models_and_downgrade_removes_everything(database_url):
+    app = create_app({"SECRET_KEY": "x" * 40, "SQLALCHEMY_DATABASE_URI": database_url(empty=True)})
     directory = str(resource("migrations"))
     with app.app_context():
         upgrade(directory=directory)
@@ -24,3 +24,4 @@ def test_upgrade_from_empty_matches_the_models_and_downgrade_removes_everything(
         downgrade(directory=directory, revision="base")
         with db.engine.connect() as connection:
             assert set(sa.inspect(connection).get_table_names()) == {"alembic_version"}
+        db.engine.dispose()

@@ -141,6 +141,16 @@ def test_time_to_answer_is_measured_from_the_first_showing(quiz, new_player):
     assert play.answer_for(db.session, attempt, slot).elapsed_ms == 7000
 
 
+def test_an_attempt_finished_a_month_later_keeps_times_the_database_can_hold(quiz, new_player):
+    attempt = play.start_attempt(db.session, new_player(), quiz)
+    month_later = attempt.started_at + timedelta(days=30)
+    play_through(attempt, right=1, now=month_later)
+    db.session.commit()
+    assert attempt.duration_ms == 2**31 - 1
+    first = play.answer_for(db.session, attempt, play.load_slot(db.session, attempt, 1))
+    assert first.elapsed_ms == 0
+
+
 def test_finishing_records_duration_and_best_score(quiz, new_player):
     player = new_player("Ana")
     attempt = play.start_attempt(db.session, player, quiz)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quiz import accounts, create_app
+from quiz import accounts
 from quiz.extensions import db
 from tests.conftest import csrf_token
 
@@ -31,31 +31,6 @@ def make_user(app):
             return user.username
 
     return make
-
-
-@pytest.fixture
-def make_app(tmp_path):
-    """A fresh app with extra settings, for tests that need other limits than the defaults."""
-    apps = []
-
-    def make(**settings):
-        app = create_app(
-            {
-                "TESTING": True,
-                "SECRET_KEY": "test-secret-key-that-is-long-enough-0123456789",
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / f'quiz-{len(apps)}.sqlite3'}",
-                **settings,
-            }
-        )
-        with app.app_context():
-            db.create_all()
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        with app.app_context():
-            db.engine.dispose()
 
 
 def login(client, username: str, password: str = PASSWORD, next: str | None = None, **kwargs):

@@ -12,6 +12,7 @@ from quiz.cli import main
 from quiz.extensions import db
 from quiz.models import Article, Choice, Question, QuestionRevision, Quiz, SourceQuote
 from quiz.paths import bundled_bank
+from tests.conftest import TEST_CONFIG
 
 GOOD = """\
 version: 1
@@ -247,15 +248,9 @@ def test_dry_run_does_not_retire(runner, app, write_bank):
 
 
 @pytest.fixture
-def fresh_app(tmp_path):
-    """An app on a new SQLite file with no tables at all: ``init`` must create them."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret-key-that-is-long-enough-0123456789",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.sqlite3'}",
-        }
-    )
+def fresh_app(database_url):
+    """An app on a new database with no tables at all: ``init`` must create them."""
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": database_url(empty=True)})
     yield app
     with app.app_context():
         db.engine.dispose()

@@ -3,9 +3,8 @@
 Clocks are controlled by passing ``now=``: every time below is ``at(seconds)`` after a fixed
 base, never the wall clock.
 
-Creating an app and importing the bundled bank take most of a test's setup, so ``app`` and
-``bundled`` are overridden here: one app for the module, whose database file every test
-replaces with a fresh copy of a template holding the imported bank.
+Importing the bundled bank takes most of a test's setup, so ``app`` and ``bundled`` are
+overridden here: every test gets a fresh copy of a database holding the imported bank.
 """
 
 from __future__ import annotations
@@ -15,9 +14,7 @@ import json
 import random
 import re
 import secrets
-import shutil
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -27,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from quiz import create_app, live, play
 from quiz.bank.importer import import_bank
 from quiz.extensions import db
+from tests.conftest import TEST_CONFIG, create_schema
 from quiz.models import (
     Answer,
     Attempt,
@@ -50,38 +48,22 @@ def at(seconds: float):
 
 
 @pytest.fixture(scope="module")
-def module_app(tmp_path_factory, bundled_bank_entries):
-    """One app for the module, its database file, and a copy of that file with the bank imported."""
-    folder = tmp_path_factory.mktemp("live")
-    database, template = folder / "quiz.sqlite3", folder / "template.sqlite3"
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret-key-that-is-long-enough-0123456789",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
-        }
-    )
+def bundled_template(test_databases, tmp_path_factory, bundled_bank_entries):
+    """A database with the bundled bank imported, which every test of the module copies."""
+    url = test_databases.new(tmp_path_factory.mktemp("live"), schema=create_schema)
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
-        db.create_all()
         import_bank(db.session, bundled_bank_entries)
         db.session.commit()
         db.engine.dispose()
-    shutil.copyfile(database, template)
-    return app, database, template
+    yield url
+    test_databases.drop(url)
 
 
 @pytest.fixture
-def app(module_app):
+def app(bundled_template, make_app, database_url):
     """Replaces conftest's ``app``: a fresh copy of the template database for every test."""
-    app, database, template = module_app
-    with app.app_context():
-        db.engine.dispose()
-    for suffix in ("-wal", "-shm"):
-        Path(f"{database}{suffix}").unlink(missing_ok=True)
-    shutil.copyfile(template, database)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    return make_app(SQLALCHEMY_DATABASE_URI=database_url(copy_of=bundled_template))
 
 
 @pytest.fixture
