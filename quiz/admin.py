@@ -6,14 +6,19 @@ Every change goes through the same path as a file import: the bank in play is ex
 whole document is checked by :func:`quiz.bank.loader.parse_bank` and imported by
 :func:`quiz.bank.importer.import_bank`. A question saved here therefore obeys exactly the rules
 of the YAML file, and retiring or restoring one is what removing it from the file, or putting
-it back, would do. Functions only flush; the caller commits.
+it back, would do. Questions read from another tool's file (:func:`with_new_questions`) are
+appended to that document too, and go through the import preview as an uploaded bank does.
+Functions only flush; the caller commits.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import count
 from typing import Any
 
 import sqlalchemy as sa
@@ -25,7 +30,7 @@ from quiz.bank.exporter import export_document, revision_entry
 from quiz.bank.importer import ImportReport, import_bank
 from quiz.bank.loader import Bank, parse_bank
 from quiz.bank.yamlfile import dump_yaml
-from quiz.models import Answer, Question, QuestionRevision, Quiz
+from quiz.models import Answer, Article, Question, QuestionRevision, Quiz
 
 #: Questions per page of the question list.
 PAGE_SIZE = 25
@@ -33,6 +38,8 @@ PAGE_SIZE = 25
 RETIRED_FILTERS = {"no": "In play", "yes": "Retired", "all": "All"}
 
 _LOCATION_PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
+#: The longest id the bank accepts (see :data:`quiz.bank.schema.Identifier`).
+ID_MAX_LENGTH = 64
 
 
 class EntryInvalid(Exception):
@@ -121,14 +128,27 @@ def _import_with_entry(session: so.Session, document: dict[str, Any], index: int
 def entry_errors(errors: list[BankError], index: int | None) -> list[tuple[tuple[str | int, ...], str]]:
     """The errors of ``questions[index]``, each with its place inside that entry; errors
     elsewhere in the document are kept with place () and their location in the message."""
-    found = []
+    by_entry, other = split_errors(errors, [] if index is None else [index])
+    return [*by_entry.get(0, []), *(((), message) for message in other)]
+
+
+def split_errors(
+    errors: list[BankError], indexes: Sequence[int]
+) -> tuple[dict[int, list[tuple[tuple[str | int, ...], str]]], list[str]]:
+    """The errors of the questions at ``indexes`` of the document, keyed by their rank in
+    ``indexes``, each with its place inside its entry (as :attr:`EntryInvalid.errors`); and
+    every other error, as a message that starts with its location."""
+    ranks = {index: rank for rank, index in enumerate(indexes)}
+    by_entry: dict[int, list[tuple[tuple[str | int, ...], str]]] = {}
+    other = []
     for error in errors:
         loc = error_loc(error.location)
-        if index is not None and loc[:2] == ("questions", index):
-            found.append((loc[2:], error.message))
+        rank = ranks.get(loc[1]) if len(loc) > 1 and loc[0] == "questions" and isinstance(loc[1], int) else None
+        if rank is not None:
+            by_entry.setdefault(rank, []).append((loc[2:], error.message))
         else:
-            found.append(((), f"{error.location or 'bank'}: {error.message}"))
-    return found
+            other.append(f"{error.location or 'bank'}: {error.message}")
+    return by_entry, other
 
 
 def error_loc(location: str) -> tuple[str | int, ...]:
@@ -137,6 +157,86 @@ def error_loc(location: str) -> tuple[str | int, ...]:
     return tuple(
         name if name else int(number) for name, number in _LOCATION_PART.findall(location)
     )
+
+
+# Adding questions from elsewhere ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewQuestions:
+    """A whole bank document: the bank in play with new questions appended, ready to be checked
+    and previewed as an uploaded bank is."""
+
+    document: dict[str, Any]
+    #: The new questions are ``document["questions"][first:]``, in the order given.
+    first: int
+    #: A new question's id -> the id it got instead, because another question (maybe retired) has it.
+    renamed: dict[str, str]
+
+
+def with_new_questions(
+    session: so.Session, entries: list[dict[str, Any]], quiz: str, *, document: dict[str, Any] | None = None
+) -> NewQuestions:
+    """The bank in play (or ``document``, made from it) with ``entries`` appended, each put in
+    the quiz ``quiz``.
+
+    An entry whose id is already used, by any question of the database (retired ones included)
+    or by an entry before it, gets the first free id of ``id-2``, ``id-3``...; taking a retired
+    question's id would silently restore that question, and an id in play would replace it.
+    Nothing is checked here: the document goes to :func:`quiz.bank.loader.parse_bank`.
+    """
+    document = export_document(session) if document is None else document
+    questions: list[dict[str, Any]] = document["questions"]
+    taken = set(session.scalars(sa.select(Question.slug))) | {entry["id"] for entry in questions}
+    # Ids that are free keep their name even when an earlier entry would have been renamed onto them.
+    kept = {str(entry.get("id")) for entry in entries} - taken
+    taken |= kept
+    renamed: dict[str, str] = {}
+    first = len(questions)
+    for entry in entries:
+        identifier = str(entry.get("id"))
+        if identifier in kept:
+            kept.discard(identifier)
+        else:
+            new = free_id(identifier, taken)
+            taken.add(new)
+            renamed[identifier] = identifier = new
+        questions.append({**entry, "id": identifier, "quiz": quiz})
+    return NewQuestions(document, first, renamed)
+
+
+def free_id(identifier: str, taken: Collection[str]) -> str:
+    """``identifier`` if it is not ``taken``, else the first of ``identifier-2``, ``-3``... that
+    is not, shortened to stay a valid id."""
+    if identifier not in taken:
+        return identifier
+    for number in count(2):
+        suffix = f"-{number}"
+        candidate = identifier[: ID_MAX_LENGTH - len(suffix)].rstrip("-._") + suffix
+        if candidate not in taken:
+            return candidate
+    raise AssertionError("unreachable")  # count() never ends
+
+
+def id_from_title(title: str, fallback: str) -> str:
+    """A valid id made from a title's words: "Kiss & Cry: the story" -> ``kiss-cry-the-story``."""
+    # Accents fall away; every other character that is not a letter or digit separates words.
+    ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode().lower()
+    identifier = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
+    if len(identifier) > 48:
+        # Cut at a word boundary, leaving room for a "-2" that makes it unique.
+        identifier = identifier[:49].rsplit("-", 1)[0] if "-" in identifier[:49] else identifier[:48]
+    return identifier or fallback
+
+
+def article_ids(session: so.Session) -> set[str]:
+    """Every article id of the database, retired ones included."""
+    return set(session.scalars(sa.select(Article.slug)))
+
+
+def quiz_ids(session: so.Session) -> set[str]:
+    """Every quiz id of the database, retired ones included."""
+    return set(session.scalars(sa.select(Quiz.slug)))
 
 
 # Browsing ------------------------------------------------------------------------------------

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import PurePath
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
+from pydantic import TypeAdapter
+from pydantic import ValidationError as SchemaError
 from wtforms import (
     BooleanField,
     DateField,
     DateTimeLocalField,
     FieldList,
+    FormField,
     HiddenField,
     IntegerField,
     PasswordField,
@@ -25,7 +29,9 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
 
 from quiz import accounts
-from quiz.bank.schema import DIFFICULTIES
+from quiz.bank.schema import DIFFICULTIES, Identifier
+from quiz.drafts import MAX_DRAFTS, TITLE_MAX_LENGTH
+from quiz.formats import FORMATS, Format, format_for_filename, importers
 from quiz.kinds import KINDS
 from quiz.play import LENGTH_ALL, LENGTH_STANDARD
 
@@ -379,3 +385,156 @@ class QuestionForm(FlaskForm):
                 self.form_errors.append(message)
                 continue
             target.errors = [*target.errors, message]
+
+
+# Admin: questions from other tools, and drafted from an article ------------------------------
+
+
+_IDENTIFIER = TypeAdapter(Identifier)
+
+
+def bank_id(form: FlaskForm, field: StringField) -> None:
+    """WTForms validator: empty, or an id the bank accepts."""
+    if field.data:
+        try:
+            _IDENTIFIER.validate_python(field.data)
+        except SchemaError:
+            raise ValidationError(
+                "Use lowercase letters, digits, - _ and . (at most 64), starting and ending with a letter or digit."
+            ) from None
+
+
+def _stripped(value: str | None) -> str:
+    return (value or "").strip()
+
+
+def _unix_newlines(value: str | None) -> str | None:
+    # Browsers send every line break of a field as CRLF; the article is stored with LF.
+    return value.replace("\r\n", "\n").replace("\r", "\n") if value is not None else None
+
+
+class QuestionFileForm(FlaskForm):
+    """Another quiz tool's question file, to add its questions to a quiz."""
+
+    file = FileField("A question file")
+    format = SelectField(
+        "Format", default="",
+        choices=[
+            SelectChoice("", "As the file name's extension says"),
+            *(SelectChoice(entry.name, f"{entry.label} ({', '.join(entry.extensions)})") for entry in importers()),
+        ],
+    )
+    quiz = SelectField("Add the questions to the quiz")
+
+    def validate_file(self, field: FileField) -> None:
+        if not field.data:
+            raise ValidationError("Choose a file.")
+
+    def validate_format(self, field: SelectField) -> None:
+        if field.data or not self.file.data:
+            return
+        name = self.file.data.filename or ""
+        guessed = format_for_filename(name)
+        if guessed is None:
+            suffix = PurePath(name).suffix.lower()
+            candidates = [entry.label for entry in importers() if suffix and suffix in entry.extensions]
+            if len(candidates) > 1:
+                raise ValidationError(f"A {suffix} file may be {' or '.join(candidates)}: choose which, and the file again.")
+            raise ValidationError("The file name does not say which format it is: choose the format, and the file again.")
+        if guessed.read is None:
+            hint = ": use Import a bank for a bank file" if guessed is FORMATS["yaml"] else ""
+            raise ValidationError(f"{guessed.label} files cannot be read here{hint}.")
+
+    @property
+    def chosen_format(self) -> Format:
+        """The format to read the file with; only once the form is valid."""
+        chosen = FORMATS[self.format.data] if self.format.data else format_for_filename(self.file.data.filename or "")
+        assert chosen is not None and chosen.read is not None  # as validate_format made sure
+        return chosen
+
+
+class ArticleForm(FlaskForm):
+    """An article to draft questions from, uploaded or pasted, and what to call the new quiz."""
+
+    file = FileField("An article file (plain text or Markdown)")
+    text = TextAreaField("Or paste the article", render_kw={"rows": 12})
+    title = StringField(
+        "Title", filters=[_stripped],
+        validators=[Length(max=TITLE_MAX_LENGTH, message=f"A title has at most {TITLE_MAX_LENGTH} characters.")],
+        description="Of the article and the new quiz. Leave it empty to use the article's first line, when it reads like a title.",
+    )
+    article_id = StringField(
+        "Article id", filters=[_stripped], validators=[bank_id],
+        description="Lowercase letters, digits, - _ and . Leave it empty to make one from the title.",
+    )
+    quiz_id = StringField(
+        "Quiz id", filters=[_stripped], validators=[bank_id],
+        description="Leave it empty to make one from the title.",
+    )
+
+    def validate_text(self, field: TextAreaField) -> None:
+        if not self.file.data and not (field.data or "").strip():
+            raise ValidationError("Choose a file or paste an article.")
+
+
+class DraftQuestionForm(QuestionForm):
+    """One drafted question on the review page: the question form, and whether to keep it."""
+
+    class Meta:
+        # Part of :class:`DraftReviewForm`, whose token covers the whole page.
+        csrf = False
+
+    include = BooleanField("Include this question", default=True)
+    #: The quiz is the new one, the same for every question: the review form says which.
+    quiz = HiddenField()
+
+    @property
+    def marked(self) -> bool:
+        """Whether any error is shown on the question, :meth:`show_errors`' included (a field
+        list's ``errors`` keeps what validation found and misses those put on its entries later)."""
+        return bool(self.errors or self.choice_errors or any(choice.errors for choice in self.choices))
+
+
+class _PickedQuestions(FieldList):
+    """The drafted questions; only those the admin kept are checked: a dropped one may be as
+    broken as it likes."""
+
+    def validate(self, form, extra_validators=()) -> bool:
+        self.errors = [entry.errors if entry.form.include.data and not entry.validate(form) else [] for entry in self.entries]
+        if not any(self.errors):
+            self.errors = []
+        return not self.errors
+
+
+class DraftReviewForm(FlaskForm):
+    """The drafts of an article, each to keep or drop and edit; the article and the new ids ride
+    along in hidden fields, as they were when the drafts were made."""
+
+    title = HiddenField(validators=[InputRequired(), Length(max=TITLE_MAX_LENGTH)])
+    article_id = HiddenField(validators=[InputRequired(), bank_id])
+    quiz_id = HiddenField(validators=[InputRequired(), bank_id])
+    text = HiddenField(filters=[_unix_newlines], validators=[InputRequired()])
+    questions = _PickedQuestions(FormField(DraftQuestionForm), max_entries=MAX_DRAFTS)
+
+    @property
+    def carried_intact(self) -> bool:
+        """Whether the token and the hidden fields came back valid (the page was not forged or cut)."""
+        return not any(field.errors for field in (self.title, self.article_id, self.quiz_id, self.text)) and (
+            "csrf_token" not in self.errors
+        )
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether anything is marked, including what the bank checks put on the questions after validation."""
+        return bool(self.errors) or any(question.marked for question in self.picked)
+
+    @property
+    def picked(self) -> list[DraftQuestionForm]:
+        return [entry.form for entry in self.questions if entry.form.include.data]
+
+    def validate(self, extra_validators=None) -> bool:
+        valid = super().validate(extra_validators)
+        if not self.picked:
+            self.form_errors.append("Pick at least one question: tick Include on the ones to keep.")
+            return False
+        return valid

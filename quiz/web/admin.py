@@ -1,5 +1,7 @@
-"""The admin's pages: importing a bank through a preview, downloading it, browsing questions
-and their revisions, retiring, restoring, adding and editing questions."""
+"""The admin's pages: importing a bank through a preview, downloading it in every format,
+adding questions from other tools' files and drafted from an article (both through the same
+preview), browsing questions and their revisions, retiring, restoring, adding and editing
+questions."""
 
 from __future__ import annotations
 
@@ -8,21 +10,31 @@ from pathlib import PurePath
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 
-from quiz import admin
+from quiz import admin, drafts
 from quiz.bank import Bank, BankError, BankInvalid, parse_bank
 from quiz.bank.diff import bank_digest, preview_import
 from quiz.bank.exporter import export_document, revision_entry
 from quiz.bank.importer import import_bank
 from quiz.bank.yamlfile import dump_yaml
 from quiz.extensions import db
-from quiz.forms import BankApplyForm, BankUploadForm, ConfirmForm, QuestionFilterForm, QuestionForm
+from quiz.formats import MAX_UPLOAD_BYTES, exporters
+from quiz.forms import (
+    ArticleForm,
+    BankApplyForm,
+    BankUploadForm,
+    ConfirmForm,
+    DraftReviewForm,
+    QuestionFileForm,
+    QuestionFilterForm,
+    QuestionForm,
+)
 from quiz.models import Question
 from quiz.web.auth import role_required
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
-#: Pages whose form carries a whole bank in one field.
-_BANK_FORMS = {"admin.preview", "admin.apply"}
+#: Pages whose form carries a whole bank, or a whole article, in one field.
+_BANK_FORMS = {"admin.preview", "admin.apply", "admin.draft", "admin.review_drafts"}
 BANK_CHANGED = (
     "The bank changed after this preview was made, so nothing was imported. "
     "This is the preview against the bank as it is now."
@@ -31,7 +43,7 @@ BANK_CHANGED = (
 
 @bp.url_value_preprocessor
 def _allow_whole_banks(endpoint: str | None, values: dict | None) -> None:
-    # A pasted bank, or a previewed one on its way to being applied, is one form field. Flask
+    # A pasted bank or article, or one on its way to being applied, is one form field. Flask
     # caps a field at MAX_FORM_MEMORY_SIZE; here it may be as large as the request itself. This
     # hook runs before the before_request hooks, where the CSRF check first reads the form.
     if endpoint in _BANK_FORMS:
@@ -41,7 +53,7 @@ def _allow_whole_banks(endpoint: str | None, values: dict | None) -> None:
 @bp.get("/")
 @role_required("admin")
 def index():
-    return render_template("admin/index.html", summary=admin.bank_summary(db.session))
+    return render_template("admin/index.html", summary=admin.bank_summary(db.session), exporters=exporters())
 
 
 # Importing through a preview -----------------------------------------------------------------
@@ -91,7 +103,9 @@ def _check(raw: bytes, file_name: str) -> Bank:
     return parse_bank(raw, file_name, base_dir=None, max_bytes=current_app.config["BANK_MAX_BYTES"])
 
 
-def _preview(raw: bytes, file_name: str, *, notice: str | None = None, status: int = 200):
+def _preview(
+    raw: bytes, file_name: str, *, notice: str | None = None, status: int = 200, renamed: dict[str, str] | None = None,
+):
     try:
         bank = _check(raw, file_name)
     except BankInvalid as invalid:
@@ -99,6 +113,7 @@ def _preview(raw: bytes, file_name: str, *, notice: str | None = None, status: i
     form = BankApplyForm(formdata=None, bank=raw.decode(), digest=bank_digest(db.session), file_name=file_name)
     return render_template(
         "admin/preview.html", preview=preview_import(db.session, bank), form=form, file_name=file_name, notice=notice,
+        renamed=renamed or {},
     ), status
 
 
@@ -109,23 +124,151 @@ class _ShownError:
     line_text: str | None
 
 
-def _errors_page(invalid: BankInvalid, raw: bytes, file_name: str):
-    """Every problem of a bank, each with its line, and the bank in a text area to fix it there."""
+def _errors_page(invalid: BankInvalid, raw: bytes, file_name: str, *, bank: bool = True):
+    """Every problem of a file, each with its line when the file is text; a bank comes back in a
+    text area to fix it there, another tool's file is fixed in that tool."""
     text = raw.decode(errors="replace")
     lines = text.splitlines()
+    if not bank:
+        try:
+            raw.decode()
+        except UnicodeDecodeError:
+            # A workbook, or text that is not UTF-8: its "lines" would be bytes shown as noise.
+            lines = []
     shown = [_ShownError(error, lines[error.line - 1] if 0 < error.line <= len(lines) else None) for error in invalid.errors]
-    form = BankUploadForm(formdata=None, text=text)
-    return render_template("admin/errors.html", errors=shown, file_name=file_name, form=form), 422
+    form = BankUploadForm(formdata=None, text=text) if bank else None
+    again = url_for(".import_page") if bank else url_for(".import_questions_page")
+    return render_template("admin/errors.html", errors=shown, file_name=file_name, form=form, again=again), 422
 
 
 @bp.get("/bank.yaml")
 @role_required("admin")
 def download():
+    return export("yaml")
+
+
+@bp.get("/export/<name>")
+@role_required("admin")
+def export(name: str):
+    """The bank in play as a file of the format ``name``, as ``quiz export --format`` writes it."""
+    chosen = next((entry for entry in exporters() if entry.name == name), None) or abort(404)
+    assert chosen.write is not None  # exporters() are the formats that write
     return Response(
-        dump_yaml(export_document(db.session)),
-        mimetype="application/yaml",
-        headers={"Content-Disposition": "attachment; filename=questions.yaml"},
+        chosen.write(export_document(db.session)),
+        content_type=chosen.media_type,
+        headers={"Content-Disposition": f"attachment; filename={chosen.filename('questions')}"},
     )
+
+
+# Questions from another tool's file --------------------------------------------------------------
+
+
+def _quizzes_in_play(form: QuestionFileForm) -> bool:
+    form.quiz.choices = [(quiz.slug, quiz.title) for quiz in admin.quizzes(db.session, in_play=True)]
+    if not form.quiz.choices:
+        flash("There is no quiz to add questions to: import a bank with a quiz first.")
+    return bool(form.quiz.choices)
+
+
+@bp.get("/import-questions")
+@role_required("admin")
+def import_questions_page():
+    form = QuestionFileForm(quiz=request.args.get("quiz"))
+    if not _quizzes_in_play(form):
+        return redirect(url_for(".index"), 303)
+    return render_template("admin/import_questions.html", form=form, max_bytes=MAX_UPLOAD_BYTES)
+
+
+@bp.post("/import-questions")
+@role_required("admin")
+def import_questions():
+    form = QuestionFileForm()
+    if not _quizzes_in_play(form):
+        return redirect(url_for(".index"), 303)
+    if not form.validate():
+        return render_template("admin/import_questions.html", form=form, max_bytes=MAX_UPLOAD_BYTES), 422
+    file_name = PurePath(form.file.data.filename or "").name or "uploaded file"
+    # The request's own cap (MAX_CONTENT_LENGTH) bounds what is read here.
+    raw = form.file.data.read()
+    if len(raw) > MAX_UPLOAD_BYTES:
+        form.file.errors.append(f"The file is {len(raw):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}.")
+        return render_template("admin/import_questions.html", form=form, max_bytes=MAX_UPLOAD_BYTES), 422
+    chosen = form.chosen_format
+    assert chosen.read is not None  # chosen among the importers
+    try:
+        entries = chosen.read(raw, file_name)
+    except BankInvalid as invalid:
+        return _errors_page(invalid, raw, file_name, bank=False)
+    added = admin.with_new_questions(db.session, entries, form.quiz.data)
+    return _preview(dump_yaml(added.document).encode(), f"{file_name} ({chosen.label})", renamed=added.renamed)
+
+
+# A quiz drafted from an article ----------------------------------------------------------------
+
+
+@bp.get("/generate")
+@role_required("admin")
+def draft_page():
+    return render_template("admin/generate.html", form=ArticleForm())
+
+
+@bp.post("/generate")
+@role_required("admin")
+def draft():
+    form = ArticleForm()
+    if not form.validate():
+        return render_template("admin/generate.html", form=form), 422
+    if form.file.data:
+        raw, article_field = form.file.data.read(), form.file
+        file_name = PurePath(form.file.data.filename or "").name or "uploaded file"
+    else:
+        raw, article_field, file_name = form.text.data.encode(), form.text, "pasted article"
+    try:
+        drafted = drafts.draft_article(
+            db.session, raw, file_name, title=form.title.data, article_id=form.article_id.data, quiz_id=form.quiz_id.data,
+        )
+    except drafts.DraftsRefused as refused:
+        fields = {
+            drafts.ARTICLE: article_field, drafts.TITLE: form.title, drafts.ARTICLE_ID: form.article_id,
+            drafts.QUIZ_ID: form.quiz_id,
+        }
+        for name, messages in refused.fields.items():
+            fields[name].errors = [*fields[name].errors, *messages]
+        return render_template("admin/generate.html", form=form), 422
+    review = DraftReviewForm(formdata=None, data={
+        "title": drafted.title, "article_id": drafted.article_id, "quiz_id": drafted.quiz_id, "text": drafted.text,
+        "questions": [{**QuestionForm.data_from_entry(entry), "include": True} for entry in drafted.questions],
+    })
+    return _review_page(review)
+
+
+@bp.post("/generate/review")
+@role_required("admin")
+def review_drafts():
+    form = DraftReviewForm()
+    valid = form.validate()
+    if not form.carried_intact:
+        abort(400)
+    if not valid:
+        return _review_page(form, 422)
+    picked = [(question, *question.entry()) for question in form.picked]
+    try:
+        added = drafts.drafted_quiz(
+            db.session, title=form.title.data, article_id=form.article_id.data, quiz_id=form.quiz_id.data,
+            text=form.text.data, questions=[entry for _, entry, _ in picked],
+        )
+    except drafts.DraftsRefused as refused:
+        for rank, errors in refused.questions.items():
+            question, _, numbers = picked[rank]
+            question.show_errors(errors, numbers)
+        form.form_errors.extend(message for messages in refused.fields.values() for message in messages)
+        form.form_errors.extend(refused.other)
+        return _review_page(form, 422)
+    return _preview(dump_yaml(added.document).encode(), f"new quiz {form.quiz_id.data}", renamed=added.renamed)
+
+
+def _review_page(form: DraftReviewForm, status: int = 200):
+    return render_template("admin/review.html", form=form), status
 
 
 # Questions -----------------------------------------------------------------------------------

@@ -1,16 +1,20 @@
-"""Changing the bank one question at a time, by the rules of the bank file, and browsing it."""
+"""Changing the bank one question at a time, by the rules of the bank file, adding questions read
+from other tools' files, and browsing it."""
 
 from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
+from pydantic import TypeAdapter
 
 from quiz import admin
-from quiz.bank import load_bank, parse_bank
+from quiz.bank import BankError, BankInvalid, load_bank, parse_bank
 from quiz.bank.exporter import export_document
 from quiz.bank.importer import import_bank
+from quiz.bank.schema import Identifier
 from quiz.bank.yamlfile import dump_yaml
 from quiz.extensions import db
+from quiz.formats import FORMATS
 from quiz.models import Question, QuestionRevision
 from tests.bank.test_importer import HEADER, QUESTIONS, bank_text
 
@@ -236,3 +240,96 @@ def test_the_summary_counts_what_is_in_play(imported):
     imported(bank_text("sky", "grass"))
     imported(bank_text("sky"))
     assert admin.bank_summary(db.session) == admin.BankSummary(quizzes=1, questions=1, retired_questions=1)
+
+
+# Adding questions read from another tool's file ------------------------------------------------
+
+
+GIFT = """\
+::sky:: Which colour is the sky today? {=Blue ~Grey}
+
+::grass:: Is grass green? {T}
+
+::fresh:: Which is warm? {=Sun ~Snow ~Ice}
+"""
+
+
+def read_gift(text: str = GIFT) -> list[dict]:
+    return FORMATS["gift"].read(text.encode(), "new.gift")
+
+
+def test_read_questions_are_added_last_to_the_quiz_renamed_away_from_every_existing_id(imported):
+    imported(bank_text("sky", "grass"))
+    imported(bank_text("sky"))  # grass is retired
+    added = admin.with_new_questions(db.session, read_gift(), "colours")
+    # An id in play would replace that question; a retired one would bring it back.
+    assert added.renamed == {"sky": "sky-2", "grass": "grass-2"}
+    assert added.first == 1
+    assert [entry["id"] for entry in added.document["questions"]] == ["sky", "sky-2", "grass-2", "fresh"]
+    assert all(entry["quiz"] == "colours" for entry in added.document["questions"])
+
+    report = import_bank(db.session, admin.document_bank(added.document, "bank"))
+    db.session.commit()
+    assert report.questions.added == ["sky-2", "grass-2", "fresh"]
+    assert report.questions.changed == [] and report.questions.retired == []
+    assert places() == {"sky": 0, "grass": None, "sky-2": 1, "grass-2": 2, "fresh": 3}
+    assert question("sky").current_revision.prompt == "What colour is the sky?"
+    assert question("fresh").current_revision.quotes == []
+
+
+def test_a_free_id_keeps_its_name_even_if_a_renamed_one_would_take_it(imported):
+    imported(bank_text("sky"))
+    entries = [dict(entry) for entry in read_gift()[:2]]
+    entries[1]["id"] = "sky-2"
+    added = admin.with_new_questions(db.session, entries, "colours")
+    assert added.renamed == {"sky": "sky-3"}
+    assert [entry["id"] for entry in added.document["questions"][added.first:]] == ["sky-3", "sky-2"]
+
+
+def test_entries_with_the_same_id_are_told_apart(imported):
+    imported(bank_text("sky"))
+    fresh = read_gift()[2]
+    added = admin.with_new_questions(db.session, [fresh, dict(fresh)], "colours")
+    assert [entry["id"] for entry in added.document["questions"][added.first:]] == ["fresh", "fresh-2"]
+    assert added.renamed == {"fresh": "fresh-2"}
+
+
+def test_questions_added_to_an_unknown_quiz_are_refused_by_the_bank_checks(imported):
+    imported(bank_text("sky"))
+    added = admin.with_new_questions(db.session, read_gift(), "no-such-quiz")
+    with pytest.raises(BankInvalid, match="no-such-quiz"):
+        admin.document_bank(added.document, "bank")
+
+
+def test_a_free_id_stays_a_valid_id():
+    assert admin.free_id("sky", set()) == "sky"
+    assert admin.free_id("sky", {"sky", "sky-2"}) == "sky-3"
+    longest = "a" * 61 + "-bc"
+    assert admin.free_id(longest, {longest}) == "a" * 61 + "-2"
+    TypeAdapter(Identifier).validate_python(admin.free_id("a" * 64, {"a" * 64}))
+
+
+@pytest.mark.parametrize(("title", "identifier"), [
+    ("Kiss & Cry: the true story", "kiss-cry-the-true-story"),
+    ("Éclair au café, 1999", "eclair-au-cafe-1999"),
+    ("¿¡…!?", "article"),
+    ("A very long title that goes on and on well past what an id should hold", "a-very-long-title-that-goes-on-and-on-well-past"),
+])
+def test_ids_made_from_titles(title, identifier):
+    assert admin.id_from_title(title, "article") == identifier
+    TypeAdapter(Identifier).validate_python(identifier)
+
+
+def test_errors_are_split_by_the_question_they_concern():
+    errors = [
+        BankError("bank", 9, 5, "questions[2].choices[1]", "duplicate of choice 1 ('a')"),
+        BankError("bank", 3, 5, "articles[1].title", "field required"),
+        BankError("bank", 12, 5, "questions[4].source[0]", "quote not found in article 'sky'"),
+        BankError("bank", 7, 5, "questions[1].prompt", "field required"),
+    ]
+    by_entry, other = admin.split_errors(errors, [2, 3, 4])
+    assert by_entry == {
+        0: [(("choices", 1), "duplicate of choice 1 ('a')")],
+        2: [(("source", 0), "quote not found in article 'sky'")],
+    }
+    assert other == ["articles[1].title: field required", "questions[1].prompt: field required"]
