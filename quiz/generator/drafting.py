@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import zlib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +16,7 @@ from quiz.generator.facts import FACT_KINDS, Article, analyse
 from quiz.generator.markdown import plain_text
 from quiz.generator.numbers import indefinite_article
 from quiz.generator.templates import Draft, draft_for
-from quiz.generator.validation import Candidate, problems
+from quiz.generator.validation import Candidate, problems, told_gender
 
 #: A sentence gives at most this many questions, so that a quiz covers the article.
 QUESTIONS_PER_SENTENCE = 2
@@ -38,15 +40,31 @@ def draft_outcomes(text: str, *, other_texts: Sequence[str] = ()) -> tuple[Artic
     article = analyse(text)
     others = [analyse(plain_text(other)) for other in other_texts]
     outcomes = []
+    # The answer's place among the choices is spread over every place rather than left to
+    # chance: each question takes, of the arrangements its values allow ("two" has no two
+    # smaller counts below it), the one whose place the sound questions so far used least.
+    seed = zlib.crc32(text.encode())
+    places: Counter[int] = Counter()
     for fact in article.facts:
         draft = draft_for(fact, article)
         if draft is None:
             outcomes.append(Outcome(None, fact.text, fact.kind, fact.sentence, ("template: no prompt stands alone",)))
             continue
-        seed = zlib.crc32(f"{draft.quote}\x00{draft.answer}".encode())
-        choices = distractors.choose(fact, article, others, seed, _fits(draft))
+        fits, known_gender = _fits(draft), told_gender(draft) is not None
+        least = min(places[place] for place in range(distractors.CHOICES))
+        choices: list[str] = []
+        for turn in range(distractors.CHOICES):
+            arrangement = distractors.choose(fact, article, others, seed + turn, fits, known_gender=known_gender)
+            if not choices or places[arrangement.index(draft.answer)] < places[choices.index(draft.answer)]:
+                choices = arrangement
+            if places[choices.index(draft.answer)] == least:
+                break
         candidate = Candidate(draft, tuple(choices), article)
-        outcomes.append(Outcome(candidate, fact.text, fact.kind, fact.sentence, tuple(problems(candidate))))
+        reasons = tuple(problems(candidate))
+        outcomes.append(Outcome(candidate, fact.text, fact.kind, fact.sentence, reasons))
+        if not reasons:
+            places[choices.index(draft.answer)] += 1
+            seed += 1
     return article, outcomes
 
 
@@ -87,16 +105,17 @@ def generate_questions(
 
 
 def _selected(candidates: list[Candidate], max_questions: int | None) -> list[Candidate]:
-    """One question per answer, a few per sentence, then the best ``max_questions`` in article order."""
+    """One question per value (however it is written: "July 14, 2015" and "the 14th of July
+    2015" are one), a few per sentence, then the best ``max_questions`` in article order."""
     per_sentence: dict[int, int] = {}
-    answers: set[str] = set()
+    answers: set[object] = set()
     kept = []
     for candidate in candidates:
         fact = candidate.draft.fact
-        key = fold(candidate.draft.answer).casefold()
-        if key in answers or per_sentence.get(fact.sentence, 0) >= QUESTIONS_PER_SENTENCE:
+        keys = {fold(candidate.draft.answer).casefold(), fact.value_key}
+        if keys & answers or per_sentence.get(fact.sentence, 0) >= QUESTIONS_PER_SENTENCE:
             continue
-        answers.add(key)
+        answers.update(keys)
         per_sentence[fact.sentence] = per_sentence.get(fact.sentence, 0) + 1
         kept.append(candidate)
     if max_questions is not None and len(kept) > max_questions:
@@ -116,11 +135,16 @@ def _worth(candidate: Candidate) -> float:
     return score
 
 
+@functools.lru_cache(maxsize=16)
+def _folded(text: str) -> str:
+    return fold(text).casefold()
+
+
 def guess_difficulty(candidate: Candidate, article: Article) -> str:
     """Easy when the answer is repeated or comes early; hard when its choices are close values
     made up for it, or it comes from late in a long article; medium otherwise."""
     fact = candidate.draft.fact
-    mentions = fold(article.text).casefold().count(fold(fact.text).casefold())
+    mentions = _folded(article.text).count(fold(fact.text).casefold())
     position = fact.start / max(len(article.text), 1)
     if mentions > 1 or position < 0.15:
         return "easy"

@@ -3,8 +3,11 @@
 There is no list of names or places: a capitalised sequence is classified by what it ends
 with ("Inc.", "University", "County"), the words around it ("boyfriend John", "born in X",
 "X said", "Dearborn, Michigan") and how the article refers to it elsewhere. Mentions of one
-entity are linked ("Ken Block" ... "Block"), and each person's gender is read from the role
-words and pronouns around their mentions, so that distractors and pronouns can respect it.
+entity are linked ("Ken Block" ... "Block", "Dado Firehiwot" ... "Firehiwot Dado"), and each
+person's gender is read from the role words and pronouns around their mentions, so that
+distractors and pronouns can respect it. Organisations and places also get a sort (a court, a
+school, a company; a country, a city, a region) where their name or context tells it, so that
+a court is not offered among companies.
 """
 
 from __future__ import annotations
@@ -18,9 +21,18 @@ from quiz.generator.numbers import MONTHS
 from quiz.generator.sentences import Sentence
 
 PERSON, ORGANISATION, PLACE, TITLE = "person", "organisation", "place", "title"
+KINDS = (PERSON, ORGANISATION, PLACE, TITLE)
+#: Votes for a sort of place are counted with the kinds, under this prefix ("sort:country").
+_SORT = "sort:"
+#: A vote against a person: the name follows "the".
+_NOT_A_PERSON = "not-a-person"
+#: The part of the votes for a person that only says the name spoke ("X said"): companies speak too.
+_SPOKE = "spoke"
 
 _TOKEN = re.compile(r"[^\W_]+(?:[’'\-.][^\W_]+)*|&")
-_PERIOD_WORDS = frozenset("Inc Corp Co Ltd Jr Sr St Mt Dr Mr Mrs Ms Prof Gen Gov Sen Rep".split())
+_PERIOD_WORDS = frozenset("Inc Corp Co Ltd Jr Sr St Mt Dr Mr Mrs Ms Prof Gen Gov Sen Rep Capt Lt Sgt Col Maj Cpl Det Supt Insp".split())
+#: What follows a name and is no name of its own ("Martin Luther King Jr.").
+_NAME_SUFFIXES = frozenset("Jr. Sr. Jr Sr II III IV".split())
 
 #: Words that end organisation names.
 ORGANISATION_ENDINGS = frozenset(
@@ -33,9 +45,34 @@ ORGANISATION_ENDINGS = frozenset(
     Authority Board Bureau Department Ministry Office Party Court Hospital Clinic Museum Library
     Gallery Theatre Theater Orchestra Festival Championship Championships Cup Olympics Games Series
     Marathon Awards Prize Tour Conference Summit Expo
-    Church Army Navy Police Service Services Times Post Journal News Press Magazine
+    Church Army Navy Police Service Services Times Post Journal News Press Magazine Zoo Aquarium
     """.split()
 )
+#: The sort of organisation each ending (or starting word) names.
+ORGANISATION_SORTS = {
+    **dict.fromkeys(
+        """Inc. Inc Corp. Corp Corporation Co. Company Ltd. Ltd Plc PLC LLC LLP AG SA GmbH Group Holdings
+        Systems Communications Industries Technologies Pharmaceuticals Motors Airlines Airways Bank
+        Partners Capital Management Ventures Entertainment Studios Records Media Network Networks""".split(),
+        "company",
+    ),
+    **dict.fromkeys("University College School Academy Institute Laboratory Laboratories Lab".split(), "education"),
+    **dict.fromkeys("Foundation Fund Trust".split(), "charity"),
+    **dict.fromkeys("Association Society Federation Union League Club Team".split(), "association"),
+    **dict.fromkeys(
+        "Council Committee Commission Agency Authority Board Bureau Department Ministry Office Party Army Navy Police Service Services".split(),
+        "government",
+    ),
+    "Court": "court",
+    **dict.fromkeys("Hospital Clinic".split(), "health"),
+    **dict.fromkeys("Museum Library Gallery Theatre Theater Orchestra Zoo Aquarium".split(), "culture"),
+    **dict.fromkeys(
+        "Festival Championship Championships Cup Olympics Games Series Marathon Awards Prize Tour Conference Summit Expo".split(),
+        "event",
+    ),
+    "Church": "religion",
+    **dict.fromkeys("Times Post Journal News Press Magazine".split(), "media"),
+}
 #: First words of organisation names ("University of Toronto", "Bank of America").
 ORGANISATION_STARTS = frozenset("University College Bank Department Ministry Institute Museum School Church".split())
 #: Words that end place names.
@@ -46,6 +83,17 @@ PLACE_ENDINGS = frozenset(
     Peninsula Harbor Harbour Heights Hills Falls Springs Strait Sea Ocean Gulf Region District
     """.split()
 )
+#: The sort of place each ending names; "Beach", "Heights" or "Springs" may be a town, so none.
+PLACE_SORTS = {
+    "County": "county",
+    **dict.fromkeys("Province State Region District".split(), "region"),
+    **dict.fromkeys("City Town Village".split(), "settlement"),
+    **dict.fromkeys("Street Avenue Road Boulevard Square".split(), "street"),
+    **dict.fromkeys("River Lake Sea Ocean Gulf Bay Strait Harbor Harbour".split(), "water"),
+    **dict.fromkeys("Mountain Mountains Island Islands Valley Desert Forest Canyon Peninsula".split(), "land"),
+    "Coast": "region",
+    **dict.fromkeys("Republic Kingdom".split(), "country"),
+}
 #: Titles before a name: what follows is a person, and some say which gender.
 HONORIFICS = {
     "Mr.": "male", "Mrs.": "female", "Ms.": "female", "Miss": "female", "Sir": "male",
@@ -55,6 +103,11 @@ HONORIFICS = {
     "Mayor": None, "Judge": None, "Coach": None, "Captain": None, "Pope": "male",
     "CEO": None, "CFO": None, "COO": None, "CTO": None, "Chairman": "male", "Chairwoman": "female",
     "Chief": None, "Director": None, "Rep.": None, "Gen.": None,
+    "Executive": None, "Officer": None, "Vice": None, "Deputy": None, "Secretary": None, "Minister": None,
+    "Commissioner": None, "Superintendent": None, "Sheriff": None, "Detective": None, "Chancellor": None,
+    "Spokesman": "male", "Spokeswoman": "female", "Spokesperson": None,
+    "Capt.": None, "Lt.": None, "Sgt.": None, "Col.": None, "Maj.": None, "Cpl.": None, "Det.": None,
+    "Supt.": None, "Insp.": None, "Assistant": None, "Attorney": None,
 }
 #: Lowercase role words just before a name, and the gender they imply.
 ROLE_WORDS = {
@@ -94,10 +147,24 @@ _ROLE_ACRONYMS = frozenset("CEO CFO COO CTO TV DJ MP MC PR HR IT ET EDT EST PST 
 _COUNTRY_ACRONYMS = frozenset("US U.S UK U.K UAE USA U.S.A EU".split())
 #: "Kenyan", "Ethiopian", "Japanese": a word before a name that is not part of it.
 _DEMONYM = re.compile(r"[A-Z][a-z]+(?:an|ese|ish|i)")
-#: "NEW YORK - ...", "REGION — ...": where the story was filed, before it starts.
-_DATELINE = re.compile(r"^[A-Z][A-Z.,' ]*[A-Z.]\s+[-—–]\s+")
 _PRONOUNS = {"he": "male", "him": "male", "his": "male", "himself": "male",
              "she": "female", "her": "female", "hers": "female", "herself": "female"}
+#: Words that tell the gender of whoever a sentence is about, pronouns included ("the
+#: women's race", "a male elephant"). Family words are left out: "his daughter" is someone else.
+GENDER_WORDS = {
+    **_PRONOUNS,
+    "woman": "female", "women's": "female", "womens": "female", "female": "female", "girl": "female", "girls'": "female",
+    "man": "male", "men's": "male", "mens": "male", "male": "male", "boy": "male", "boys'": "male",
+}
+_GENDER_WORD = re.compile(r"[a-z]+(?:['’]s\b|s['’](?!\w))?")
+#: Nouns for a person, which make "The 30-year-old ..." or "The entrepreneur ..." a person
+#: described rather than named.
+_PERSON_NOUNS = frozenset(
+    """
+    man woman boy girl child teen teenager youngster entrepreneur executive official officer
+    resident victim suspect veteran rookie star winner loser newcomer native spokesperson
+    """.split()
+)
 
 
 @dataclass(frozen=True)
@@ -115,6 +182,9 @@ class Entity:
     name: str
     kind: str | None = None
     gender: str | None = None
+    #: What sort of organisation or place it is ("court", "company", "country", "region"), when
+    #: its name or context tells; choices are only offered among entities of one sort.
+    sort: str | None = None
     mentions: list[Mention] = field(default_factory=list)
     votes: Counter[str] = field(default_factory=Counter)
     genders: Counter[str] = field(default_factory=Counter)
@@ -151,9 +221,12 @@ def find_entities(text: str, sentences: Sequence[Sentence]) -> list[Entity]:
             entity.votes.update(votes)
             if gender:
                 entity.genders[gender] += 5  # a role word outweighs pronouns that may mean someone else
+    _link_reordered_names(entities)
     _link_short_names(entities)
+    _link_acronyms(entities)
     for entity in entities.values():
         entity.kind = _decide_kind(entity)
+        entity.sort = _decide_sort(entity)
     _read_genders(text, sentences, entities)
     return sorted(entities.values(), key=lambda entity: entity.mentions[0].start)
 
@@ -182,6 +255,8 @@ def _is_capitalised(token: _Token, at_start: bool, vocabulary: set[str]) -> bool
         return False
     if word.isupper() and len(word.replace(".", "")) > 5:
         return False  # a shouted dateline ("REGION"), not a name
+    if word.endswith("-based"):
+        return False  # "Chicago-based Boeing": where it is based, not part of its name
     if at_start and (word in _STARTERS or word.lower() in vocabulary):
         return False
     return True
@@ -190,8 +265,7 @@ def _is_capitalised(token: _Token, at_start: bool, vocabulary: set[str]) -> bool
 def _sentence_mentions(
     text: str, sentence: Sentence, vocabulary: set[str], known: set[str]
 ) -> list[tuple[Mention, Counter[str], str | None]]:
-    dateline = _DATELINE.match(sentence.text)
-    tokens = [token for token in _tokens(text, sentence) if not dateline or token.start >= sentence.start + dateline.end()]
+    tokens = [token for token in _tokens(text, sentence) if token.start >= sentence.start + sentence.body]
     runs: list[list[int]] = []
     current: list[int] = []
     for index, token in enumerate(tokens):
@@ -215,7 +289,7 @@ def _sentence_mentions(
         runs.append(current)
     mentions = []
     for run in _split_at_known_names(tokens, _merge_possessive_organisations(tokens, runs, text), known):
-        for part, votes, gender in _split_run(tokens, run, text):
+        for part, votes, gender in _split_run(tokens, run, text, vocabulary):
             while part and tokens[part[-1]].text in _CONNECTORS:
                 part = part[:-1]
             while part and tokens[part[0]].text in (_CONNECTORS | {"The"}):
@@ -225,8 +299,10 @@ def _sentence_mentions(
             first, last = tokens[part[0]], tokens[part[-1]]
             if len(part) > 1 and all(tokens[i].text.isupper() for i in part):
                 continue  # a dateline such as "NEW YORK"
-            if len(part) == 1 and first.text in _ROLE_ACRONYMS:
+            if len(part) == 1 and (first.text in _ROLE_ACRONYMS or first.text in _NAME_SUFFIXES):
                 continue
+            if last.text.isupper() and re.match(r" \d", text[last.end : last.end + 2]):
+                continue  # a designation such as "LHS 3844 b", not a name
             if _in_parentheses(text, first.start, last.end):
                 continue  # a ticker symbol or an aside
             mention = Mention(first.start, last.end, text[first.start : last.end], sentence.index)
@@ -289,19 +365,37 @@ def _in_parentheses(text: str, start: int, end: int) -> bool:
     return opening >= 0 and closing >= 0 and ")" not in text[opening:start] and "(" not in text[end:closing]
 
 
-def _split_run(tokens: list[_Token], run: list[int], text: str) -> list[tuple[list[int], Counter[str], str | None]]:
+def _split_run(
+    tokens: list[_Token], run: list[int], text: str, vocabulary: set[str]
+) -> list[tuple[list[int], Counter[str], str | None]]:
     """Split a run at honorifics and role titles: "Cisco CEO Chuck Robbins" is an organisation
-    and a person."""
+    and a person. Words between two titles are part of the post ("Chief Financial Officer"),
+    and common words before a title name no organisation ("Fire Chief Dana Brooks")."""
     parts: list[tuple[list[int], Counter[str], str | None]] = []
     current: list[int] = []
     votes: Counter[str] = Counter()
     gender: str | None = None
+    # "the Sheriff’s Office": a possessive is no title before a name, nor is "King" in "Martin
+    # Luther King Jr.", where only a suffix follows.
+    titles = [
+        index for index in run[:-1]
+        if tokens[index].text in HONORIFICS and not tokens[index].possessive
+        and not all(tokens[after].text in _NAME_SUFFIXES for after in run[run.index(index) + 1 :])
+    ]
     for index in run:
         word = tokens[index].text
-        if word in HONORIFICS and index != run[-1]:
+        if titles and titles[0] < index < titles[-1]:
+            continue
+        if index in titles and tokens[index + 1].text == "of":
+            # "Director of Animal Care", "President of France": a post and its field, no person.
             if current:
+                parts.append((current, votes, gender))
+            current = []
+            break
+        if index in titles:
+            if current and not all(tokens[at].text.lower() in vocabulary for at in current):
                 parts.append((current, votes + Counter({ORGANISATION: 1}), gender))
-            current, votes, gender = [], Counter({PERSON: 4}), HONORIFICS[word]
+            current, votes, gender = [], Counter({PERSON: 4}), HONORIFICS[word] or gender
             continue
         if word.rstrip(".") in _MONTH_WORDS:
             if current:
@@ -337,27 +431,42 @@ def _cues(text: str, tokens: list[_Token], part: list[int]) -> Counter[str]:
         votes[ORGANISATION] += 4
     if words[-1] in PLACE_ENDINGS:
         votes[PLACE] += 4
+    if before_words and before_words[-1] == "the" and not re.search(r"[\"“]\s*$", before):
+        votes[_NOT_A_PERSON] += 1  # "the St. Louis Post-Dispatch": people's names take no "the"
     if len(words) == 1 and words[0].isupper() and len(words[0]) > 1:
         votes[PLACE if words[0].rstrip(".") in _COUNTRY_ACRONYMS else ORGANISATION] += 2
-    if before_words and before_words[-1] in _PLACE_PREPOSITIONS:
-        votes[PLACE] += 2
+        if words[0].rstrip(".") in _COUNTRY_ACRONYMS:
+            votes[_SORT + "country"] += 1
+    if before_words and before_words[-1] in _PLACE_PREPOSITIONS and not last.possessive:
+        votes[PLACE] += 2  # "in Boise", but not "in Musk’s plan"
     if len(before_words) > 1 and before_words[-1] == "to" and before_words[-2] in _PLACE_VERBS_BEFORE_TO:
         votes[PLACE] += 2
     if len(before_words) > 1 and before_words[-1] == "in" and before_words[-2] in ("born", "based", "lives", "lived", "raised"):
         votes[PLACE] += 2
     if re.match(r"-based\b", after):
         votes[PLACE] += 3
-    # "Dearborn, Michigan": a place followed by its region; the region closes a clause.
-    if re.match(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?(?:[,.;)]|\s+(?:in|on|and|at)\b|$)", after) and not re.match(r", (?:who|which|the|a|an)\b", after):
+    # "Dearborn, Michigan": a place followed by its region; the region closes a clause. Items of a
+    # list ("movies including Titanic, Tron, and The Omen") are no place and region.
+    item = r"[A-Z][\w’'-]*(?:\s+[A-Z][\w’'-]*)*"
+    in_list = bool(
+        re.search(r"(?:including|such as|like)\s+$", before)
+        or (re.search(r",\s+$", before) and re.match(rf",?\s+(?:and|or)\s+[A-Z]|,\s+{item},", after))
+        or re.match(rf",\s+{item},\s+[A-Z]|,\s+{item},?\s+(?:and|or)\s+[A-Z]", after)
+    )
+    if not in_list and re.match(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?(?:[,.;)]|\s+(?:in|on|and|at)\b|$)", after) and not re.match(r", (?:who|which|the|a|an)\b", after):
         votes[PLACE] += 1
-    if re.search(r"[A-Z][a-z]+, $", before) and re.match(r"[,.;]", after):
+        votes[_SORT + "settlement"] += 1
+    if not in_list and re.search(r"[A-Z][a-z]+, $", before) and re.match(r"[,.;]", after):
         votes[PLACE] += 1
+        votes[_SORT + "region"] += 1
     if re.match(r" of [A-Z][a-z]+\b(?! [A-Z])", after) and _name_shaped(" ".join(words)):
         votes[PERSON] += 2  # "Geoffrey Mutai of Kenya"
     if re.search(r"\b[A-Z][a-z]+ [A-Z][a-z]+ of $", before) and len(words) == 1:
         votes[PLACE] += 2
+        votes[_SORT + "country"] += 1  # a nationality: "Geoffrey Mutai of Kenya"
     if after_words and after_words[0] in _SPEECH_VERBS and re.match(r"\s", after):
         votes[PERSON] += 2
+        votes[_SPOKE] += 2
     appositive = re.match(r", (?:a|an|the|her|his|their) ((?:[\w-]+ ?){1,4})", after)
     if appositive and any(word.lower() in ROLE_WORDS for word in appositive.group(1).split()):
         votes[PERSON] += 2  # "Ann Roe, a rival skater"
@@ -366,6 +475,7 @@ def _cues(text: str, tokens: list[_Token], part: list[int]) -> Counter[str]:
 
     if len(before_words) > 1 and before_words[-1] in _SPEECH_VERBS and re.match(r"\s*[.,]", after):
         votes[PERSON] += 2
+        votes[_SPOKE] += 2
     if re.match(r", (?:who|whose)\b", after) or re.match(r", \d{1,3},", after):
         votes[PERSON] += 2
     if before_words and before_words[-1] in _WORK_NOUNS:
@@ -381,8 +491,53 @@ def _name_shaped(name: str) -> bool:
     return 2 <= len(words) <= 3 and all(re.fullmatch(r"[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*", word) for word in words)
 
 
+def _link_reordered_names(entities: dict[str, Entity]) -> None:
+    """Fold "Firehiwot Dado" into "Dado Firehiwot": the same words in another order are one name
+    (family name first or last)."""
+    by_words: dict[tuple[str, ...], Entity] = {}
+    for name in sorted(entities, key=lambda key: entities[key].mentions[0].start):
+        entity = entities[name]
+        words = tuple(sorted(name.split()))
+        first = by_words.setdefault(words, entity) if len(words) > 1 else entity
+        if first is not entity:
+            first.mentions.extend(entity.mentions)
+            first.mentions.sort(key=lambda mention: mention.start)
+            first.votes.update(entity.votes)
+            first.genders.update(entity.genders)
+            del entities[name]
+
+
+def _link_acronyms(entities: dict[str, Entity]) -> None:
+    """Fold "TESS" into "Transiting Exoplanet Survey Satellite" and "MDOT" into "Michigan Department
+    of Transportation": initials stand for the one name they spell. The name's own words decide
+    its kind; the initials' shape does not."""
+    for name in sorted(entities):
+        if not re.fullmatch(r"[A-Z]{2,6}", name) or name not in entities:
+            continue
+        spelled = [other for other in entities.values() if len(other.name.split()) > 1 and name in _spelled_initials(other.name)]
+        if len(spelled) == 1:
+            target = spelled[0]
+            target.mentions.extend(entities[name].mentions)
+            target.mentions.sort(key=lambda mention: mention.start)
+            del entities[name]
+
+
+def _spelled_initials(name: str) -> set[str]:
+    """The initials a name may go by, with and without its minor words ("of", "and")."""
+    words = name.split()
+    return {
+        "".join(word[0].upper() for word in words if word[:1].isalpha()),
+        "".join(word[0] for word in words if word[:1].isupper()),
+    }
+
+
 def _link_short_names(entities: dict[str, Entity]) -> None:
-    """Fold a one-word mention into the one longer name it abbreviates ("Block" -> "Ken Block")."""
+    """Fold a one-word mention into the one longer name it abbreviates ("Block" -> "Ken Block").
+
+    A family name that several people share ("Whitfield" for Eleanor and her son Michael
+    Whitfield) is short for the first of them named, as news style has it: a relative named
+    later keeps a full name.
+    """
     for name in sorted(entities, key=lambda key: (len(key.split()), key)):
         entity = entities.get(name)
         if entity is None or len(name.split()) != 1:
@@ -391,6 +546,10 @@ def _link_short_names(entities: dict[str, Entity]) -> None:
             other for other in entities.values()
             if len(other.name.split()) > 1 and name in (other.name.split()[0], other.name.split()[-1])
         ]
+        if len(longer) > 1 and all(_person_like(other) and other.name.split()[-1] == name for other in longer):
+            first = min(longer, key=lambda other: other.mentions[0].start)
+            if first.mentions[0].start < entity.mentions[0].start:
+                longer = [first]
         # "Boston" (a place) is not short for "Boston Marathon"; other kinds yield to the longer name.
         if len(longer) == 1 and not (_decide_kind(entity) == PLACE and _decide_kind(longer[0]) != PLACE):
             target = longer[0]
@@ -401,10 +560,18 @@ def _link_short_names(entities: dict[str, Entity]) -> None:
             del entities[name]
 
 
+def _person_like(entity: Entity) -> bool:
+    kind = _decide_kind(entity)
+    return kind == PERSON or (kind is None and _name_shaped(entity.name))
+
+
 def _decide_kind(entity: Entity) -> str | None:
-    if not entity.votes:
+    votes = {kind: entity.votes[kind] for kind in KINDS if entity.votes[kind]}
+    if entity.votes[_NOT_A_PERSON]:
+        votes.pop(PERSON, None)
+    if not votes:
         return None
-    ranked = sorted(entity.votes.items(), key=lambda item: (-item[1], item[0]))
+    ranked = sorted(votes.items(), key=lambda item: (-item[1], item[0]))
     kind, score = ranked[0]
     if len(ranked) > 1 and ranked[1][1] == score:
         return None  # a tie is no decision
@@ -413,12 +580,52 @@ def _decide_kind(entity: Entity) -> str | None:
     return kind
 
 
+def _decide_sort(entity: Entity) -> str | None:
+    """The sort of an organisation (by the words its name ends or starts with) or of a place (by
+    its ending, else by context: "of Kenya" after a person, "Dearborn, Michigan")."""
+    words = entity.name.split()
+    if entity.kind == ORGANISATION:
+        return ORGANISATION_SORTS.get(words[-1]) or (ORGANISATION_SORTS.get(words[0]) if words[0] in ORGANISATION_STARTS else None)
+    if entity.kind == PLACE:
+        if words[-1] in PLACE_SORTS:
+            return PLACE_SORTS[words[-1]]
+        if words[-1] in PLACE_ENDINGS:
+            return None
+        sorts = sorted(
+            ((count, key[len(_SORT) :]) for key, count in entity.votes.items() if key.startswith(_SORT) and count),
+            reverse=True,
+        )
+        if sorts and (len(sorts) == 1 or sorts[0][0] > sorts[1][0]):
+            return sorts[0][1]
+    return None
+
+
+def describes_someone(sentence_text: str) -> bool:
+    """Whether a sentence opens with a person described but not named: "The 30-year-old has
+    established himself ...", "The 55-year-old entrepreneur with North County ties ...".
+
+    Such a sentence means a person the reader must already know, and a pronoun after it may
+    mean that person rather than the last one named.
+    """
+    words = re.findall(r"[\w’'-]+", sentence_text[:120])
+    if len(words) < 2 or words[0] not in ("The", "A", "An", "This", "That"):
+        return False
+    for at, word in enumerate(words[1:5], 1):
+        if word[:1].isupper():
+            return False  # "The 2011 Boston Marathon winner": a name says who
+        if re.fullmatch(r"\d{1,3}-year-old", word) or word in _PERSON_NOUNS or word in ROLE_WORDS:
+            # "The 27-year-old Dado won": the name follows the description.
+            return at + 1 >= len(words) or not words[at + 1][:1].isupper()
+    return False
+
+
 def _read_genders(text: str, sentences: Sequence[Sentence], entities: dict[str, Entity]) -> None:
     """A person's gender from role words and from the pronouns in the sentences where they are the
     only person named (and the sentence after, if it names nobody)."""
     people = [
         entity for entity in entities.values()
-        if entity.kind == PERSON or (entity.kind is None and (entity.votes[PERSON] or _name_shaped(entity.name)))
+        if entity.kind == PERSON
+        or (entity.kind is None and not entity.votes[_NOT_A_PERSON] and (entity.votes[PERSON] or _name_shaped(entity.name)))
     ]
     named_in: dict[int, set[str]] = {}
     for entity in people:
@@ -430,18 +637,37 @@ def _read_genders(text: str, sentences: Sequence[Sentence], entities: dict[str, 
             continue
         entity = by_name[next(iter(names))]
         window = [sentences[index].text]
-        if index + 1 < len(sentences) and index + 1 not in named_in:
-            window.append(sentences[index + 1].text)
+        following = sentences[index + 1].text if index + 1 < len(sentences) else ""
+        if following and index + 1 not in named_in and not describes_someone(following):
+            window.append(following)
         for part in window:
-            for word in re.findall(r"[a-z]+", _outside_quotes(part).lower()):
-                if word in _PRONOUNS:
-                    entity.genders[_PRONOUNS[word]] += 1
+            for word in _GENDER_WORD.findall(_object_pronouns_dropped(_outside_quotes(part).lower())):
+                if word.replace("’", "'") in GENDER_WORDS:
+                    entity.genders[GENDER_WORDS[word.replace("’", "'")]] += 1
     for entity in people:
         if entity.kind is None and sum(entity.genders.values()) >= 2:
             entity.kind = PERSON
         ranked = entity.genders.most_common()
         if ranked and (len(ranked) == 1 or ranked[0][1] >= 2 * ranked[1][1]):
             entity.gender = ranked[0][0]
+        spoke_only = entity.votes[PERSON] <= entity.votes[_SPOKE]
+        if entity.kind == PERSON and len(entity.name.split()) == 1 and spoke_only and not entity.genders:
+            # "Airbus said": companies speak too. One word that only ever speaks, and that
+            # nothing shows to be a man or a woman, is left undecided.
+            entity.kind = None
+
+
+_OBJECT_PRONOUN = re.compile(
+    r"\b(?:him|her)\b(?=[\s,.;:!?)”\"—–-]*(?:$|[^a-z\s]|(?:to|and|or|in|on|at|with|for|from|by|of|that|as|than|but|"
+    r"after|before|when|while|so|the|a|an|into|over|about|up|down|out|off|back|again|too)\b))"
+)
+
+
+def _object_pronouns_dropped(sentence: str) -> str:
+    """The sentence without "him", and "her" where it is not followed by a noun: an object
+    ("toured with her in the 1980s", "passed her") is most often someone else than the person
+    the sentence names."""
+    return _OBJECT_PRONOUN.sub(" ", sentence)
 
 
 def _outside_quotes(sentence: str) -> str:

@@ -16,6 +16,7 @@ from decimal import Decimal
 from quiz.generator.entities import ORGANISATION, PERSON, PLACE, TITLE, Entity, find_entities, main_subjects
 from quiz.generator.numbers import (
     WORD_NUMBER_PATTERN,
+    WORD_NUMBERS,
     ClockForm,
     DateForm,
     NumberForm,
@@ -23,7 +24,7 @@ from quiz.generator.numbers import (
     parse_clock,
     parse_number,
 )
-from quiz.generator.sentences import Sentence, split_sentences
+from quiz.generator.sentences import Sentence, quotation_spans, split_sentences
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,24 @@ class Fact:
             return (self.kind, form.day is not None, form.year is not None)
         return (self.kind, type(form).__name__)
 
+    @property
+    def value_key(self) -> tuple[object, ...]:
+        """What the fact says, whatever its wording: "July 14, 2015" and "the 14th of July 2015",
+        "251-pound" and "251 pounds", "Firehiwot Dado" and "Dado" have one key. An article
+        gets one question per key."""
+        form = self.form
+        if isinstance(form, DateForm):
+            return ("date", form.year, form.month, form.day)
+        if isinstance(form, ClockForm):
+            return ("clock", form.seconds)
+        if isinstance(form, NumberForm):
+            unit = form.unit.strip(" -").lower()
+            unit = unit[:-1] if unit.endswith("s") and not unit.endswith("ss") else unit
+            unit = "%" if unit in ("percent", "per cent") else unit
+            kind = "number" if self.kind in ("quantity", "year") else self.kind
+            return (kind, form.prefix, form.scale, "" if self.kind == "age" else unit, form.value.normalize())
+        return ("name", self.kind, self.entity or self.text)
+
 
 @dataclass(frozen=True)
 class Article:
@@ -88,6 +107,8 @@ class Article:
     facts: tuple[Fact, ...]
     #: The names of the entities the article is about (see :func:`entities.main_subjects`).
     subjects: frozenset[str]
+    #: The spans of the text inside quotation marks (see :func:`sentences.quotation_spans`).
+    quotations: tuple[tuple[int, int], ...] = ()
 
     def entity(self, name: str | None) -> Entity | None:
         return next((entity for entity in self.entities if entity.name == name), None)
@@ -101,17 +122,21 @@ _AGES = (
     re.compile(r"\b(\d{1,3}-year-old)\b"),
 )
 _DURATION = re.compile(
-    rf"{_NOT_AFTER_NUMBER}(?P<number>{_NUMBER})(?P<unit>[- ](?:second|minute|hour|day|week|month|year|decade)s?)\b(?!-old)",
+    # "a 52-week low", "a 10-year high": a market term, not a length of time the article tells.
+    rf"{_NOT_AFTER_NUMBER}(?P<number>{_NUMBER})(?P<unit>[- ](?:second|minute|hour|day|week|month|year|decade)s?)\b(?!-old| high\b| low\b)",
     re.IGNORECASE,
 )
-_MONEY = re.compile(r"(?P<prefix>[$£€])(?P<number>\d[\d,]*(?:\.\d+)?)(?: (?P<scale>thousand|million|billion|trillion))?\b")
+_TIME_PART = rf"(?:{_NUMBER}),?[- ](?:second|minute|hour|day|week|month|year)s?\b"
+#: "two hours, five minutes and six seconds": one time, whose parts are not facts of their own.
+_COMPOUND_TIME = re.compile(rf"{_NOT_AFTER_NUMBER}{_TIME_PART}(?:,?(?: and)? {_TIME_PART})+", re.IGNORECASE)
+_MONEY = re.compile(r"(?P<prefix>(?<![A-Za-z])(?:US|C|A|NZ|HK|S)?[$£€])(?P<number>\d[\d,]*(?:\.\d+)?)(?: (?P<scale>thousand|million|billion|trillion))?\b")
 _PERCENT = re.compile(rf"{_NOT_AFTER_NUMBER}(?P<number>\d[\d,]*(?:\.\d+)?)(?P<unit>%| percent\b| per cent\b)")
 _MEASURE = re.compile(
     rf"{_NOT_AFTER_NUMBER}(?P<number>{_NUMBER})(?: (?P<scale>million|billion))?(?P<unit>[- ](?:miles?|kilometres?|kilometers?|km|feet|foot|inch(?:es)?|yards?|metres?|meters?|pounds?|kilograms?|kg|tons?|tonnes?|acres?|mph|degrees))\b",
     re.IGNORECASE,
 )
 _COUNT = re.compile(
-    rf"{_NOT_AFTER_NUMBER}(?P<number>(?:\d{{1,3}}(?:,\d{{3}})+|\d+)|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred))(?: (?P<scale>thousand|million|billion))?(?= (?:[a-z-]+ ){{0,2}}[a-z]+s\b)"
+    rf"{_NOT_AFTER_NUMBER}(?P<number>(?:\d{{1,3}}(?:,\d{{3}})+|\d+)|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty))(?: (?P<scale>thousand|million|billion))?(?= (?:[a-z-]+ ){{0,2}}[a-z]+s\b)"
 )
 _CLOCK = re.compile(r"(?<![\d:])\d:\d{2}:\d{2}(?![\d:])")
 _YEAR = re.compile(r"(?<![\d$£€.,:/-])\b(1[6-9]\d\d|20\d\d)\b(?![\d%]|,\d|\.\d|-year| percent)")
@@ -129,7 +154,7 @@ def analyse(text: str) -> Article:
              fact.form, fact.entity, fact.gender)
         for fact in facts
     )
-    return Article(text, sentences, entities, placed, frozenset(main_subjects(entities)))
+    return Article(text, sentences, entities, placed, frozenset(main_subjects(entities)), tuple(quotation_spans(text)))
 
 
 def _number_facts(text: str) -> list[Fact]:
@@ -151,8 +176,11 @@ def _number_facts(text: str) -> list[Fact]:
             groups = match.groupdict()
             form = parse_number(groups["number"], scale=groups.get("scale") or "", unit=groups["unit"])
             facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, form))
+    common = set(re.findall(r"\b[a-z]+\b", text))
     for match in _COUNT.finditer(text):
         if match.group("number").isdigit() and _YEAR.fullmatch(match.group("number")):
+            continue
+        if _model_number(text, match.start(), common):
             continue
         if not _counts_things(text[match.end() :]):
             continue
@@ -162,18 +190,67 @@ def _number_facts(text: str) -> list[Fact]:
         facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, parse_clock(match.group())))
     for match in _YEAR.finditer(text):
         facts.append(Fact("year", match.group(1), match.start(1), match.end(1), -1, NumberForm(Decimal(match.group(1)))))
-    return facts
+    compound = [match.span() for match in _COMPOUND_TIME.finditer(text)]
+    return [
+        fact for fact in facts
+        if not any(start < fact.end and fact.start < end for start, end in compound) and not _converted(text, fact)
+    ]
+
+
+_UNIT_WORD = r"(?:miles?|kilometers?|kilometres?|km|feet|foot|ft|inch(?:es)?|meters?|metres?|m|cm|mm|yards?|pounds?|lbs?|kilograms?|kg|tons?|tonnes?|acres?|hectares?|mph|km/h|degrees|°[CF]?|[CF])"
+
+
+_CURRENCY = r"(?:[A-Z]{0,3}[$£€¥]|euros?|pounds?|dollars?|yen|yuan)"
+
+
+def _converted(text: str, fact: Fact) -> bool:
+    """A measure or an amount given with its conversion: "a hundred kilometers (62 miles)",
+    "132 miles (212 km)", "US$1.2 billion (euro958 million)". Either one spells the other out,
+    so neither is asked. So does the start of a range ("June 8-11") give its end away."""
+    if fact.kind == "date" and re.match(r"[-–]\d", text[fact.end : fact.end + 2]):
+        return True
+    inside = text[fact.start - 1 : fact.start] == "(" and re.search(rf"(?:\b{_UNIT_WORD}|\b(?:million|billion))\s*\($", text[max(0, fact.start - 30) : fact.start])
+    followed = re.match(
+        rf"(?:\s*{_UNIT_WORD}\b)?\s*\(\s*(?:about |some |roughly )?(?:[\d.,]+\s*{_UNIT_WORD}|{_CURRENCY}\s?[\d.,]+(?: (?:million|billion))?)\s*\)",
+        text[fact.end : fact.end + 40],
+    )
+    return fact.kind == "quantity" and bool(inside or followed)
 
 
 _NOT_PLURALS = frozenset("was has is as this thus its his hers ours yours does goes always across perhaps".split())
 
 
+def _model_number(text: str, start: int, common: set[str]) -> bool:
+    """A number that names a model rather than counts: "four 777 freighters", "Boeing 787
+    jets" — after another number, or after a capitalised name the text never writes in
+    lowercase."""
+    before = re.search(r"(^|[.!?\"“\n]\s*|\s)([\w’'-]+)\s+$", text[max(0, start - 40) : start])
+    if before is None:
+        return False
+    word, opens_sentence = before.group(2), before.group(1).strip() != "" or before.start(2) == 0
+    if word.isdigit() or word.lower() in WORD_NUMBERS:
+        return True
+    return word[:1].isupper() and not opens_sentence and word.lower() not in common
+
+
 def _counts_things(after: str) -> bool:
     """Whether the words after a number name what it counts: a plural within the next three."""
+    return _plural_after(after) is not None
+
+
+def _plural_after(after: str) -> str | None:
     for word in re.findall(r"[A-Za-z-]+", after)[:3]:
         if word.endswith("s") and not word.endswith(("ss", "us", "is")) and word.lower() not in _NOT_PLURALS:
-            return word.islower()
-    return False
+            return word if word.islower() else None
+    return None
+
+
+def counted_noun(article: Article, fact: Fact) -> str | None:
+    """What a count of things counts ("firefighters" for "40 firefighters"), None for other facts."""
+    form = fact.form
+    if fact.kind != "quantity" or not isinstance(form, NumberForm) or form.unit or form.prefix or form.scale:
+        return None
+    return _plural_after(article.text[fact.end : fact.end + 60])
 
 
 def _entity_facts(entities: Sequence[Entity]) -> list[Fact]:

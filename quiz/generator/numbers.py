@@ -135,8 +135,8 @@ class NumberForm:
         number = self._number()
         scale = f" {self.scale}" if self.scale else ""
         unit = self.unit
-        if self.value == 1 and unit.endswith("s") and not unit.endswith("ss") and unit[:1] in (" ", "-"):
-            unit = unit[:-1]
+        if self.value == 1 and not self.scale and unit[:1] in (" ", "-"):
+            unit = _singular(unit)
         return f"{self.prefix}{number}{scale}{unit}"
 
     def _number(self) -> str:
@@ -155,6 +155,17 @@ class NumberForm:
         if self.words and (value != int(value) or int(value) not in _NUMBER_WORDS):
             return None
         return replace(self, value=value)
+
+
+def _singular(unit: str) -> str:
+    """A unit for the value 1: "1 foot", "1 inch", "one year"."""
+    if unit.endswith("feet"):
+        return unit[:-4] + "foot"
+    if unit.endswith(("ches", "shes", "xes")):
+        return unit[:-2]
+    if unit.endswith("s") and not unit.endswith("ss"):
+        return unit[:-1]
+    return unit
 
 
 def parse_number(text: str, **form: str | bool) -> NumberForm:

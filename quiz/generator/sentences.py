@@ -4,6 +4,11 @@ A period ends a sentence unless it belongs to an abbreviation ("Dr.", "Nov.", "U
 initial ("John F. Kennedy") or a number ("4.5"); closing quotes and brackets after the
 final mark belong to the sentence. A line break always ends a sentence, so headings and
 list items stand alone.
+
+Two more things about a sentence's text are read here, because every later stage needs them:
+the dateline a news story opens with ("ST. LOUIS, April 28 (UPI) -- "), which is not part of
+what the story says, and the spans of the article inside quotation marks, since a quotation
+may run over several sentences.
 """
 
 from __future__ import annotations
@@ -26,6 +31,23 @@ _CANDIDATE = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
 _OPENING = re.compile(r"[\"'“‘(\[]*[A-Z0-9]")
 
+#: Where and when a news story was filed, before it starts: a place in capitals ("NEW YORK",
+#: "ST. LOUIS", "REGION"), then maybe its state, a date and the agency in brackets, then a dash:
+#: "MIDLAND COUNTY, Mich. (WJRT) - ", "LONDON (Reuters) — ", "ST. LOUIS, April 28 (UPI) -- ";
+#: or the date or the agency alone: "Jan. 15--", "(CBS Local) -- ".
+_DATELINE_DATE = r"(?:[A-Z][a-z]+\.? \d{1,2}|[A-Z][a-z]+day)(?:,? \d{4})?"
+_DATELINE = re.compile(
+    r"^(?:"
+    r"[A-Z][A-Z.'’]+(?:[ -][A-Z][A-Z.'’]*)*"
+    r"(?:,\s*[A-Z][A-Za-z.]*(?: [A-Z][A-Za-z.]*)?)?"
+    rf"(?:,\s*{_DATELINE_DATE})?"
+    r"(?:\s*\([^()]{1,40}\))?"
+    r"\s*(?:--|[-—–])\s+"
+    rf"|{_DATELINE_DATE}(?:\s*\([^()]{{1,40}}\))?\s*--\s*(?=[A-Z])"
+    r"|\([^()]{1,40}\)\s*(?:--|[-—–])\s+"
+    r")"
+)
+
 
 @dataclass(frozen=True)
 class Sentence:
@@ -35,6 +57,8 @@ class Sentence:
     text: str
     #: The index of its paragraph (lines separated by a blank line).
     paragraph: int
+    #: Where the story starts in ``text``: after the dateline of a line's first sentence, else 0.
+    body: int = 0
 
 
 def split_sentences(text: str) -> list[Sentence]:
@@ -42,6 +66,7 @@ def split_sentences(text: str) -> list[Sentence]:
     sentences: list[Sentence] = []
     paragraph = 0
     position = 0
+    common = frozenset(re.findall(r"\b[a-z]+\b", text))
     for line in text.split("\n"):
         line_start = position
         position += len(line) + 1
@@ -49,19 +74,20 @@ def split_sentences(text: str) -> list[Sentence]:
             if sentences and sentences[-1].paragraph == paragraph:
                 paragraph += 1
             continue
-        for start, end in _line_spans(line):
+        for start, end in _line_spans(line, common):
+            body = dateline_end(line[start:end]) if not line[:start].strip() else 0
             sentences.append(
-                Sentence(len(sentences), line_start + start, line_start + end, line[start:end], paragraph)
+                Sentence(len(sentences), line_start + start, line_start + end, line[start:end], paragraph, body)
             )
     return sentences
 
 
-def _line_spans(line: str) -> list[tuple[int, int]]:
+def _line_spans(line: str, common: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
     spans = []
     start = len(line) - len(line.lstrip())
     for match in _CANDIDATE.finditer(line):
         following = line[match.end() :].lstrip()
-        if not _OPENING.match(following) or not _ends_sentence(line, match.start(), match.group()):
+        if not _OPENING.match(following) or not _ends_sentence(line, match.start(), match.group(), following, common):
             continue
         spans.append((start, match.end()))
         start = match.end() + (len(line) - match.end() - len(following))
@@ -70,8 +96,12 @@ def _line_spans(line: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _ends_sentence(line: str, at: int, mark: str) -> bool:
-    """Whether the punctuation at ``at`` closes a sentence rather than an abbreviation."""
+def _ends_sentence(line: str, at: int, mark: str, following: str = "", common: frozenset[str] = frozenset()) -> bool:
+    """Whether the punctuation at ``at`` closes a sentence rather than an abbreviation.
+
+    After "a.m." or "p.m." a capitalised word the text also writes in lowercase starts a new
+    sentence ("at 6:53 p.m. Some 50 firefighters"); a name or a weekday does not ("5 p.m. Tuesday").
+    """
     if not mark.startswith(".") or mark.startswith(".."):
         return True
     word = _WORD_BEFORE.search(line[:at])
@@ -80,6 +110,44 @@ def _ends_sentence(line: str, at: int, mark: str) -> bool:
     token = word.group(1)
     if len(token) == 1 and token.isupper():
         return False  # an initial
+    if token.lower() in ("a.m", "p.m"):
+        next_word = re.match(r"[A-Za-z]+", following)
+        return bool(next_word) and next_word.group().lower() in common
     if "." in token:
         return False  # U.S., a.m., e.g.
     return token.lower() not in ABBREVIATIONS
+
+
+def dateline_end(sentence_text: str) -> int:
+    """How many characters of ``sentence_text`` are its dateline (0 when it has none)."""
+    match = _DATELINE.match(sentence_text)
+    return match.end() if match else 0
+
+
+def quotation_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` inside quotation marks, marks included.
+
+    Curly quotes open and close; a straight double quote closes an open quotation, else opens
+    one. A quotation still open at the end of its paragraph ends there (news style reopens a
+    quotation that goes on in the next paragraph), and a closing curly quote with none open
+    closes one that began with the paragraph. Single quotes are left alone: they are also
+    apostrophes.
+    """
+    spans: list[tuple[int, int]] = []
+    position = 0
+    for paragraph in re.split(r"(\n\s*\n)", text):
+        opened: int | None = None
+        for match in re.finditer(r"[\"“”]", paragraph):
+            at = position + match.start()
+            if opened is None:
+                if match.group() == "”":
+                    spans.append((position + len(paragraph) - len(paragraph.lstrip()), at + 1))
+                else:
+                    opened = at
+            elif match.group() != "“":
+                spans.append((opened, at + 1))
+                opened = None
+        if opened is not None:
+            spans.append((opened, position + len(paragraph.rstrip())))
+        position += len(paragraph)
+    return spans

@@ -2,17 +2,21 @@
 
 :data:`TEMPLATES` is tried in order and the first that fits a fact wins: a few wh- questions
 for sentence patterns that can be rephrased safely, then the cloze ("In ____, she ...") that
-fits any fact. A sentence that leans on an earlier one ("It didn't count ...") or opens with a
-pronoun whose person cannot be told for sure is not used: every prompt must stand alone.
+fits any fact. A sentence that leans on an earlier one ("It didn't count ..."), opens with a
+pronoun whose person cannot be told for sure, or with a person described but not named ("The
+30-year-old has ..."), or that begins or ends inside a quotation, is not used: every prompt
+must stand alone. A pronoun inside a quotation is never replaced, and a dateline is never part
+of a quote.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from quiz.generator.entities import PERSON
+from quiz.generator.entities import GENDER_WORDS, ORGANISATION, PERSON, describes_someone
 from quiz.generator.facts import Article, Fact
 from quiz.generator.sentences import Sentence
 
@@ -22,7 +26,7 @@ BLANK = "____"
 MAX_QUOTE_WORDS = 60
 MIN_QUOTE_WORDS = 6
 
-_LEANING_OPENERS = frozenset("it its this that these those they them their there such".split())
+_LEANING_OPENERS = frozenset("it its this that these those they them their there such both neither another latter former".split())
 _SUBJECT_PRONOUNS = {"he": "male", "she": "female", "his": "male", "her": "female"}
 _PRONOUN = re.compile(r"\b(he|she|his|her)\b", re.IGNORECASE)
 _NOT_A_NOUN = frozenset("to and or in on at with for from by of that as than but after before when while so".split())
@@ -48,9 +52,12 @@ Template = Callable[[Fact, Article], Draft | None]
 
 
 def _quote_for(fact: Fact, article: Article) -> tuple[str, int] | None:
-    """The sentence holding ``fact``, or its clause when the sentence is long, and its offset."""
+    """The sentence holding ``fact`` (after its dateline), or its clause when the sentence is
+    long, and its offset; None when it is too short or cut inside a quotation."""
     sentence = article.sentences[fact.sentence]
-    text, start = sentence.text, sentence.start
+    text, start = sentence.text[sentence.body :], sentence.start + sentence.body
+    if fact.start < start:
+        return None  # where the story was filed, not what it says
     if len(text.split()) > MAX_QUOTE_WORDS:
         clause = _clause(text, fact.start - start, fact.end - start)
         if clause is None:
@@ -58,11 +65,38 @@ def _quote_for(fact: Fact, article: Article) -> tuple[str, int] | None:
         text, start = clause[0], start + clause[1]
     if len(text.split()) < MIN_QUOTE_WORDS or fact.text not in text:
         return None
+    if cuts_quotation(article, start, start + len(text)):
+        return None
     return text, start
 
 
+def cuts_quotation(article: Article, start: int, end: int) -> bool:
+    """Whether the span begins or ends inside a quotation (one that runs over sentences)."""
+    return any(
+        opened < start < closed or opened < end < closed for opened, closed in article.quotations
+    )
+
+
+def _narration(text: str, offset: int, article: Article) -> str:
+    """``text`` (at ``offset`` in the article) with what is inside quotation marks blanked out."""
+    characters = list(text)
+    for opened, closed in article.quotations:
+        for at in range(max(opened, offset), min(closed, offset + len(text))):
+            characters[at - offset] = " "
+    return "".join(characters)
+
+
+def stem_gender(text: str) -> str | None:
+    """The one gender the narration of ``text`` speaks of ("her", "women's", "a male ..."),
+    or None when it names none or both. Quotations are not read: they may be about anyone."""
+    narration = re.sub(r"[\"“][^\"”]*[\"”]", " ", text).lower().replace("’", "'")
+    found = {GENDER_WORDS[word] for word in re.findall(r"[a-z]+(?:'s\b|s'(?!\w))?", narration) if word in GENDER_WORDS}
+    return found.pop() if len(found) == 1 else None
+
+
 def _clause(text: str, fact_start: int, fact_end: int) -> tuple[str, int] | None:
-    bounds = [0] + [match.end() for match in re.finditer(r"[;:—–]\s*|,\s+(?=(?:and|but|while|which|who)\b)", text)] + [len(text)]
+    # A colon between digits is a time ("6:53 p.m."), not the end of a clause.
+    bounds = [0] + [match.end() for match in re.finditer(r"[;—–]\s*|\s--\s*|(?<!\d):\s*|:(?!\d)\s*|,\s+(?=(?:and|but|while|which|who)\b)", text)] + [len(text)]
     # Only the opening clause stands alone; a later one lacks its subject.
     for left, right in zip(bounds[:1], bounds[1:2]):
         if left <= fact_start and fact_end <= right:
@@ -72,36 +106,38 @@ def _clause(text: str, fact_start: int, fact_end: int) -> tuple[str, int] | None
     return None
 
 
-def _resolve_opening_pronoun(sentence_text: str, offset: int, article: Article, sentence: Sentence) -> tuple[str, str] | None:
-    """The sentence with its first pronoun replaced by the one person it can mean, when a
-    pronoun comes before any name; the sentence unchanged when none does; None when the
-    person is not certain.
+def _resolve_opening_pronoun(
+    sentence_text: str, offset: int, article: Article, sentence: Sentence, blank: tuple[int, int] | None = None
+) -> tuple[str, str] | None:
+    """The sentence (at ``offset`` in the article) with its first pronoun outside quotation marks
+    replaced by the one person it can mean, when that pronoun comes before any name; the
+    sentence unchanged when none does; None when the person is not certain. ``blank`` is a span
+    of the sentence to write as the blank.
 
     Returns (text, name used) — the name is empty when nothing was replaced.
     """
-    narration = re.sub(r"[\"“][^\"”]*[\"”]", lambda match: " " * len(match.group()), sentence_text)
+    edits: list[tuple[int, int, str]] = [(blank[0], blank[1], BLANK)] if blank else []
+    narration = _narration(sentence_text, offset, article)
     match = _PRONOUN.search(narration)
-    if match is None:
-        return sentence_text, ""
-    people_before = [
-        fact for fact in article.facts
-        if fact.kind == PERSON and fact.sentence == sentence.index and fact.start < offset + match.start()
-    ]
-    if people_before:
-        return sentence_text, ""
-    word = match.group(1)
-    gender = _SUBJECT_PRONOUNS[word.lower()]
-    person = _antecedent(article, sentence.index, gender)
-    if person is None:
-        return None
-    name = article.entity(person).display_name  # type: ignore[union-attr]
-    after = sentence_text[match.end() :]
-    if word.lower() == "his" or (word.lower() == "her" and _possessive(after)):
-        apostrophe = "’" if "’" in article.text else "'"
-        name_form = f"{name}{apostrophe}s"
-    else:
-        name_form = name
-    return sentence_text[: match.start()] + name_form + after, name
+    name = ""
+    if match is not None and not any(
+        fact.kind == PERSON and fact.sentence == sentence.index and fact.start < offset + match.start()
+        for fact in article.facts
+    ):
+        word = match.group(1)
+        person = _antecedent(article, sentence.index, _SUBJECT_PRONOUNS[word.lower()])
+        if person is None:
+            return None
+        name = article.entity(person).display_name  # type: ignore[union-attr]
+        if word.lower() == "his" or (word.lower() == "her" and _possessive(sentence_text[match.end() :])):
+            apostrophe = "’" if "’" in article.text else "'"
+            edits.append((match.start(), match.end(), f"{name}{apostrophe}s"))
+        else:
+            edits.append((match.start(), match.end(), name))
+    text = sentence_text
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text, name
 
 
 def _possessive(after: str) -> bool:
@@ -111,31 +147,91 @@ def _possessive(after: str) -> bool:
 
 def _antecedent(article: Article, index: int, gender: str) -> str | None:
     """The one person of ``gender`` named in the three sentences before, else the article's
-    main person when no one else of that gender is named there; None if unsure."""
+    main person when no one else of that gender is named there; None if unsure, and None when
+    a sentence since then described someone without naming them ("The 30-year-old ...")."""
     window = range(max(0, index - 3), index + 1)
-    named = {
-        fact.entity: fact.gender for fact in article.facts
-        if fact.kind == PERSON and fact.sentence in window
-    }
+    named: dict[str | None, str | None] = {}
+    last_named: dict[str | None, int] = {}
+    for fact in article.facts:
+        if fact.kind == PERSON and fact.sentence in window:
+            named[fact.entity] = fact.gender
+            last_named[fact.entity] = fact.sentence
     matching = [name for name, known in named.items() if known in (gender, None)]
     if len(matching) == 1 and named[matching[0]] == gender:
-        return matching[0]
-    if not matching:
+        person, since = matching[0], last_named[matching[0]] + 1
+    elif not matching:
         subjects = [entity for entity in article.entities if entity.kind == PERSON and entity.name in article.subjects]
-        if len(subjects) == 1 and subjects[0].gender == gender:
-            return subjects[0].name
-    return None
+        if len(subjects) != 1 or subjects[0].gender != gender:
+            return None
+        person, since = subjects[0].name, window.start
+    else:
+        return None
+    if any(describes_someone(_body(article.sentences[between])) for between in range(since, index)):
+        return None
+    return person
 
 
-def _stands_alone(text: str) -> bool:
+def _body(sentence: Sentence) -> str:
+    return sentence.text[sentence.body :]
+
+
+#: A colon or dash, then a list of three or more: the items of a count the blank asks for.
+_LIST_AFTER = re.compile(r"(?:[:—–]|\s--?\s)\s*[^,;]+(?:,[^,;]+){1,}(?:,? and [^,;]+)")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh")
+
+#: "there" meaning a place named before ("finished 12th there"), not "there is".
+_THERE = re.compile(r"(?<![\"“‘'])\b[Tt]here\b(?! (?:is|are|was|were|will|would|could|may|might|has|have|had|be|been|seems?|appears?)\b)")
+
+
+#: "Shares were down 15%", "The company said": whose, which, when the article names several?
+_WHOSE = re.compile(r"^(?:[A-Z][\w ]{0,30}, )?(?:[Tt]he )?(?:shares|stock|company|firm|group)\b(?! of\b)", re.IGNORECASE)
+
+
+def _next_ordinal_follows(fact: Fact, before: str, after: str) -> bool:
+    """Whether "the first N ..." is followed by the ordinal after N ("the third one")."""
+    form = fact.form
+    if fact.kind != "quantity" or not re.search(r"\bfirst\s*$", before) or form is None:
+        return False
+    value = int(form.value) if form.value == int(form.value) else 0
+    return 0 < value < len(_ORDINALS) and re.search(rf"\b{_ORDINALS[value]}\b", after) is not None
+
+
+def _stands_alone(text: str, article: Article | None = None) -> bool:
     first = re.match(r"[\"“‘']?([A-Za-z]+)", text)
+    if text.rstrip().endswith(":"):
+        return False  # it announces a list the prompt leaves out
+    if article is not None and _WHOSE.match(text) and _owners(article) > 1:
+        return False
+    if describes_someone(text):
+        return False  # "The ____ has established himself ...": who?
+    if _THERE.search(text):
+        return False  # "She finished 12th there in 2023": where?
+    if first is not None and first.group(1).lower() == "there":
+        return True  # "There were 6,500 runners": the "there" of being, which leans on nothing
     return first is None or first.group(1).lower() not in _LEANING_OPENERS
+
+
+_STOCK_OF = re.compile(r"\b([A-Z][\w&.-]*)(?:['’]s)? (?:stock|shares)\b|\b[Ss]hares of (?:[a-z]+ ){0,3}([A-Z][\w&.-]*)")
+
+
+def _owners(article: Article) -> int:
+    """How many companies the article could mean by "the company" or "shares": its organisations,
+    or the names whose stock it speaks of ("Allergan’s stock", "AbbVie stock"), whichever are more."""
+    organisations = sum(1 for entity in article.entities if entity.kind == ORGANISATION)
+    stock = {next(name for name in match.groups() if name) for match in _STOCK_OF.finditer(article.text)}
+    return max(organisations, len(stock))
+
+
+@functools.lru_cache(maxsize=16)
+def _common_words(text: str) -> frozenset[str]:
+    """The words ``text`` writes in lowercase somewhere."""
+    return frozenset(re.findall(r"\b[a-z]+\b", text))
 
 
 def _lowercase_start(text: str, article: Article) -> str:
     """``text`` with its first letter lowercased when its first word is a common word."""
     first = re.match(r"([A-Za-z]+)", text)
-    if first and first.group(1).lower() in {word.lower() for word in re.findall(r"\b[a-z]+\b", article.text)}:
+    if first and first.group(1).lower() in _common_words(article.text):
         return text[0].lower() + text[1:]
     return text
 
@@ -153,11 +249,14 @@ def cloze(fact: Fact, article: Article) -> Draft | None:
     if found is None:
         return None
     quote, quote_start = found
-    if not _stands_alone(quote):
+    if not _stands_alone(quote, article):
         return None
     at, end = fact.start - quote_start, fact.end - quote_start
-    blanked = quote[:at] + BLANK + quote[end:]
-    resolved = _resolve_opening_pronoun(blanked, quote_start, article, article.sentences[fact.sentence])
+    if fact.kind == "quantity" and _LIST_AFTER.search(quote[end:]):
+        return None  # "appeared in ____ finals ...: the Australian Open, Wimbledon, and ..." counts itself
+    if _next_ordinal_follows(fact, quote[:at], quote[end:]):
+        return None  # "the first ____ homers were routine, but ... the third one" counts itself
+    resolved = _resolve_opening_pronoun(quote, quote_start, article, article.sentences[fact.sentence], (at, end))
     if resolved is None:
         return None
     stem, _ = resolved
@@ -177,7 +276,10 @@ def age_at_death(fact: Fact, article: Article) -> Draft | None:
     if fact.kind != "age":
         return None
     sentence = article.sentences[fact.sentence]
-    resolved = _resolve_opening_pronoun(sentence.text, sentence.start, article, sentence)
+    quote, offset = _body(sentence), sentence.start + sentence.body
+    if cuts_quotation(article, offset, offset + len(quote)):
+        return None
+    resolved = _resolve_opening_pronoun(quote, offset, article, sentence)
     if resolved is None:
         return None
     text, _ = resolved
@@ -187,7 +289,7 @@ def age_at_death(fact: Fact, article: Article) -> Draft | None:
     who = match.group("who")
     return Draft(
         template="age-at-death", fact=fact, prompt=f"According to the article, at what age did {who} die?",
-        answer=fact.text, quote=sentence.text, explanation=f"According to the article, {who} died at the age of {fact.text}.",
+        answer=fact.text, quote=quote, explanation=f"According to the article, {who} died at the age of {fact.text}.",
         before="", after="",
     )
 

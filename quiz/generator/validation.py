@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from quiz.bank.quotes import fold
 from quiz.generator.distractors import distinct
-from quiz.generator.entities import PERSON
+from quiz.generator.entities import PERSON, PLACE, ROLE_WORDS, Entity
 from quiz.generator.facts import Article
-from quiz.generator.numbers import indefinite_article
-from quiz.generator.templates import Draft
+from quiz.generator.numbers import NumberForm, indefinite_article
+from quiz.generator.templates import Draft, stem_gender
 
 MIN_CHOICES = 3
 #: The answer may not be this many times longer (or shorter) than every other choice.
@@ -61,10 +61,40 @@ def distinct_choices(candidate: Candidate) -> str | None:
 
 
 def stem_without_answer(candidate: Candidate) -> str | None:
+    """The answer, or its initials ("BTH" in "Better Than Hubble"), written in the prompt."""
     answer = _folded(candidate.draft.answer)
-    if re.search(rf"(?<!\w){re.escape(answer)}(?!\w)", _folded(candidate.draft.prompt)):
+    prompt = candidate.draft.prompt
+    if re.search(rf"(?<!\w){re.escape(answer)}(?!\w)", _folded(prompt)):
         return "the prompt contains the answer"
+    letters = candidate.draft.answer.replace(".", "")
+    if re.fullmatch(r"[A-Z]{2,6}", letters) and letters in _initials(prompt):
+        return "the prompt spells the answer out"
+    words = [word for word in re.findall(r"[\w’'&-]+", candidate.draft.answer) if word.lower() not in _MINOR_WORDS]
+    if len(words) >= 2 and all(word[:1].isupper() for word in words):
+        if re.search(rf"\b{''.join(word[0] for word in words)}\b", prompt):
+            return "the prompt holds the answer's initials"
     return None
+
+
+_MINOR_WORDS = frozenset("of and the for & de in on at to".split())
+
+
+def _initials(text: str) -> set[str]:
+    """The initials of every run of consecutive capitalised words in ``text`` ("Better Than
+    Hubble" gives "BTH", "TH" and so on), minor words ("of", "and") skipped."""
+    found: set[str] = set()
+    run: list[str] = []
+    for word in [*re.findall(r"[\w’'&-]+", text), ""]:
+        if word[:1].isupper():
+            run.append(word[0])
+            continue
+        if word.lower() in _MINOR_WORDS and run:
+            continue
+        for start in range(len(run)):
+            for end in range(start + 2, len(run) + 1):
+                found.add("".join(run[start:end]))
+        run = []
+    return found
 
 
 def length_gives_away(candidate: Candidate) -> str | None:
@@ -92,21 +122,70 @@ def grammar_gives_away(candidate: Candidate) -> str | None:
         return "some choices are capitalised and some are not"
     if re.match(r"\s+[a-z]+s\b", draft.after) and any(choice.lower() in ("one", "1") for choice in candidate.choices):
         return "'one' before a plural"
+    form = draft.fact.form
+    counts_things = draft.fact.kind == "quantity" and isinstance(form, NumberForm) and not (form.unit or form.prefix or form.scale)
+    if counts_things and draft.answer.lower() not in ("one", "1") and any(choice.lower() in ("one", "1") for choice in candidate.choices):
+        return "'one' before a plural"
     return None
 
 
-def gender_gives_away(candidate: Candidate) -> str | None:
-    draft = candidate.draft
-    if draft.fact.kind != PERSON or draft.fact.gender is None:
+def told_gender(draft: Draft) -> str | None:
+    """The gender the prompt of a question on a person speaks of ("passed her", "the women's
+    title", "his wife ____", "____, a spokeswoman"), whoever it is about; None for other
+    questions. A role word next to the blank speaks of the answer, so it outweighs the rest."""
+    if draft.fact.kind != PERSON:
         return None
-    genders = {
-        mention.text: entity.gender
-        for entity in candidate.article.entities
-        for mention in entity.mentions
-    }
+    before = re.search(r"([A-Za-z-]+)\W*$", draft.before)
+    appositive = re.match(r", (?:a|an|the|her|his|their) (?:[\w-]+ )?([\w-]+)", draft.after)
+    for word in (before.group(1) if before else "", appositive.group(1) if appositive else ""):
+        if ROLE_WORDS.get(word.lower()):
+            return ROLE_WORDS[word.lower()]
+    return stem_gender(draft.prompt)
+
+
+def _by_mention(article: Article) -> dict[str, Entity]:
+    return {mention.text: entity for entity in article.entities for mention in entity.mentions}
+
+
+def gender_gives_away(candidate: Candidate) -> str | None:
+    """Choices a gender rules out.
+
+    When the prompt speaks of a gender ("her", "men's"), the answer's gender must be known (the
+    word may be about someone else) and every choice must be known to share it; otherwise only
+    choices known to be of the other gender are refused.
+    """
+    draft = candidate.draft
+    told = told_gender(draft)
+    gender = draft.fact.gender
+    if draft.fact.kind != PERSON or (gender is None and told is None):
+        return None
+    if gender is None:
+        return f"the prompt speaks of a {told} person and the answer's gender is unknown"
+    entities = _by_mention(candidate.article)
     for choice in candidate.choices:
-        if genders.get(choice) not in (None, draft.fact.gender):
-            return f"choice '{choice}' is of the other gender"
+        if choice == draft.answer or choice not in entities:
+            continue  # choices from other articles were picked by gender already
+        known = entities[choice].gender
+        if known != gender and (known is not None or told is not None):
+            return f"choice '{choice}' is not known to be {gender}"
+    return None
+
+
+def sorts_apart(candidate: Candidate) -> str | None:
+    """A choice of another sort than the answer: a court among companies, a city among countries.
+
+    A place whose sort nothing tells is not asked for at all: "Britain" would be offered among
+    cities, and no list of places says which is which.
+    """
+    entities = _by_mention(candidate.article)
+    answer = candidate.article.entity(candidate.draft.fact.entity)
+    if answer is None:
+        return None
+    if answer.kind == PLACE and answer.sort is None:
+        return "a place of no known sort (city, region or country)"
+    for choice in candidate.choices:
+        if choice in entities and entities[choice].sort != answer.sort:
+            return f"choice '{choice}' is a {entities[choice].sort or 'thing of no known sort'}, the answer a {answer.sort or 'thing of no known sort'}"
     return None
 
 
@@ -126,6 +205,7 @@ CHECKS: dict[str, Check] = {
     "length": length_gives_away,
     "grammar": grammar_gives_away,
     "gender": gender_gives_away,
+    "sort": sorts_apart,
     "main-subject": not_main_subject,
 }
 

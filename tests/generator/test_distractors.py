@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from quiz.generator.distractors import choose, distinct
 from quiz.generator.facts import analyse
 
@@ -45,3 +47,70 @@ def test_distinct_refuses_repeats_and_containment():
     assert not distinct("March 2015", ["2015"])
     assert not distinct("two years", ["Twenty-two years"])
     assert not distinct("Block", ["Ken Block"])
+
+
+def test_durations_move_to_common_values_and_counts_never_to_one():
+    article = analyse("The team began 24-hour monitoring in late November. She won two landmark races this year.")
+    hours = choose(fact(article, "24-hour"), article, [], seed=1, fits=lambda text: True)
+    assert len(hours) == 4 and not {"23-hour", "25-hour", "26-hour"} & set(hours)
+    assert {int(choice.split("-")[0]) for choice in hours} <= {1, 2, 3, 4, 6, 8, 10, 12, 18, 24, 36, 48, 72, 96}
+    for seed in range(4):
+        counts = choose(fact(article, "two"), article, [], seed=seed, fits=lambda text: True)
+        assert "one" not in counts and len(counts) == 4
+
+
+def test_names_are_offered_only_among_their_sort():
+    article = analyse(
+        "Cisco Systems agreed to buy Acacia Communications in January. Cisco Systems had filed suit in "
+        "Delaware Chancery Court. Ann Roe moved from Dearborn, Michigan, to Salem, Oregon. "
+        "Geoffrey Mutai of Kenya beat Tesfaye Jifar of Ethiopia and Tsegaye Kebede of Eritrea in Boston."
+    )
+    assert choose(fact(article, "Delaware Chancery Court"), article, [], seed=0, fits=lambda text: True) == [
+        "Delaware Chancery Court"
+    ]
+    assert set(choose(fact(article, "Kenya"), article, [], seed=0, fits=lambda text: True)) == {"Kenya", "Ethiopia", "Eritrea"}
+
+
+def test_when_the_question_speaks_of_a_gender_only_people_known_to_share_it_are_offered():
+    article = analyse(
+        "Jane Doe said she was tired. Mary Poe, a spokeswoman, said so. Tom Reed said he agreed. "
+        "Ann Roe, a rival skater, won the race. Kim Lee won the race too."
+    )
+    women = choose(fact(article, "Jane Doe"), article, [], seed=0, fits=lambda text: True, known_gender=True)
+    assert set(women) == {"Jane Doe", "Mary Poe"}
+    anyone = choose(fact(article, "Jane Doe"), article, [], seed=0, fits=lambda text: True)
+    assert "Tom Reed" not in anyone and {"Ann Roe", "Kim Lee"} & set(anyone)
+
+
+def test_another_count_is_offered_only_when_it_counts_the_same_things():
+    article = analyse(
+        "About 40 firefighters from four departments fought the fire. The family's 12 horses were moved. "
+        "It was one of 14 barns on the list, and 30 firefighters came back the next day."
+    )
+    firefighters = choose(fact(article, "40"), article, [], seed=1, fits=lambda text: True)
+    assert "30" in firefighters and not {"4", "12", "14"} & set(firefighters)
+
+
+def test_organisations_of_no_known_sort_keep_initials_and_names_apart():
+    article = analyse(
+        "Cisco CEO Chuck Robbins met Acme CEO Jane Doe and Initech CEO Tom Reed in Boise in 2019. "
+        "The FBI and the NSA agreed with NPR on the deal."
+    )
+    assert set(choose(fact(article, "FBI"), article, [], seed=0, fits=lambda text: True)) == {"FBI", "NSA", "NPR"}
+    assert set(choose(fact(article, "Acme"), article, [], seed=0, fits=lambda text: True)) == {"Acme", "Cisco", "Initech"}
+
+
+def test_a_figure_with_decimals_gets_no_made_up_round_figures():
+    article = analyse("Pi Mensae c orbits its sun every 6.3 days, and LHS 3844 b every 11 hours, at 26.2 miles a second.")
+    for answer in ("6.3 days", "26.2 miles"):
+        choices = choose(fact(article, answer), article, [], seed=2, fits=lambda text: True)
+        assert len(choices) == 4 and not any(choice.split()[0].endswith(".0") for choice in choices)
+
+
+def test_a_share_stays_under_a_hundred_percent_and_thousands_get_separators():
+    article = analyse("The measure passed with 62% of the vote on Tuesday. The school would hold 600 students from 2025.")
+    for seed in range(4):
+        shares = choose(fact(article, "62%"), article, [], seed=seed, fits=lambda text: True)
+        assert all(float(choice.rstrip("%")) <= 100 for choice in shares)
+        students = choose(fact(article, "600"), article, [], seed=seed, fits=lambda text: True)
+        assert not any(re.fullmatch(r"\d{4,}", choice) for choice in students)

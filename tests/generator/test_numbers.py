@@ -30,3 +30,13 @@ def test_indefinite_article_reads_numbers_aloud():
     assert [indefinite_article(text) for text in ("8-year-old", "18", "11,000", "110", "one-inch", "hour", "apple", "$80")] == [
         "an", "an", "an", "a", "a", "an", "an", "an",
     ]
+
+
+def test_a_unit_after_a_scale_stays_plural():
+    assert parse_number("3", scale="billion", unit=" pounds").with_value(Decimal(1)).render() == "1 billion pounds"
+
+
+def test_units_for_one_are_singular_even_when_irregular():
+    assert parse_number("2", unit=" feet").with_value(Decimal(1)).render() == "1 foot"
+    assert parse_number("8", unit=" inches").with_value(Decimal(1)).render() == "1 inch"
+    assert parse_number("two", unit=" days").with_value(Decimal(1)).render() == "one day"

@@ -38,3 +38,88 @@ def test_wh_templates_for_ages_at_death_and_quotations():
     found = drafts(text)
     assert found["19"].prompt == "According to the article, at what age did Jane Doe die?"
     assert found["Ann Roe"].prompt == "According to the article, who said: “She was never afraid of anything at all”?"
+
+
+def test_no_question_from_a_sentence_cut_inside_a_quotation():
+    text = (
+        "Ken Block died on Monday in Utah, the sheriff said in a statement. "
+        "The entrepreneur from Carlsbad “was riding a snowmobile on a steep slope in 2023 when it upended. "
+        "He was pronounced deceased at the scene in Wasatch County at 4 p.m.,” according to the statement."
+    )
+    found = drafts(text)
+    assert found["2023"] is None  # the quotation goes on in the next sentence
+    assert found["Wasatch County"] is None  # the sentence starts inside it
+
+
+def test_a_pronoun_inside_a_quotation_is_never_replaced():
+    text = (
+        "Martha Fischer has looked after the elephants at the zoo since 1990. "
+        '"She was born in 2013 and she is a star," Fischer said of the calf on Saturday.'
+    )
+    draft = drafts(text)["2013"]
+    assert draft.prompt == f'Complete the sentence from the article: "She was born in {BLANK} and she is a star," Fischer said of the calf on Saturday.'
+
+
+def test_the_dateline_is_never_asked_nor_quoted():
+    text = "ST. LOUIS, April 28 (UPI) -- A 251-pound female baby elephant born at the zoo is healthy, officials said."
+    found = drafts(text)
+    assert found["April 28"] is None
+    assert found["251-pound"].quote == "A 251-pound female baby elephant born at the zoo is healthy, officials said."
+
+
+def test_a_person_described_but_not_named_is_not_a_prompt_nor_an_antecedent():
+    text = (
+        "The previous record was 2:07:43, set by Tesfaye Jifar of Ethiopia in 2001. "
+        "The 30-year-old has established himself as the favorite after two landmark performances this year. "
+        "In April, he ran the fastest 26.2 miles in history in Boston."
+    )
+    found = drafts(text)
+    assert found["two"] is None  # "The ____ has established himself": who?
+    assert found["26.2 miles"] is None  # "he" is the 30-year-old, not Jifar
+
+
+def test_there_meaning_a_place_named_before_leans_on_it():
+    found = drafts("Rivera will next run the Chicago Marathon in October. Rivera finished 12th there in 2023.")
+    assert found["2023"] is None
+    assert drafts("There were 6,500 runners in the race on Sunday morning.")["6,500"] is not None
+
+
+def test_both_and_another_lean_on_the_sentence_before():
+    found = drafts("Carlsberg made two offers in June. Both were rejected before the third was accepted on July 8.")
+    assert found["July 8"] is None
+
+
+def test_a_time_is_no_clause_boundary_and_a_list_gives_a_count_away():
+    long = (
+        "Stoffel said the complex -- which housed the offices of the American Cancer Society, the Solano "
+        "County Bar Association, psychologist and real estate offices, among others -- was unoccupied when "
+        "the first of five alarms was called in at 6:53 p.m. Some 50 firefighters, including crews from "
+        "Vacaville, Dixon, Travis Air Force Base and Suisun, among a dozen, responded to the scene."
+    )
+    draft = drafts(long)["five"]
+    assert draft is None or not draft.quote.endswith("at 6")
+    listed = drafts(
+        "The 37-year-old Williams appeared in three finals at the five most prestigious tournaments of the "
+        "season: the Australian Open, Wimbledon, and here in Singapore."
+    )
+    assert listed["three"] is None
+
+
+def test_a_sentence_announcing_a_list_or_naming_no_owner_is_not_a_prompt():
+    found = drafts(
+        "Shares of Allergan plc jumped 27% on news that AbbVie Inc. would buy it for $63 billion.\n\n"
+        "In an announcement, the companies cited the following four reasons for the deal:\n\n"
+        "Significant cash flow generation\n\n"
+        "However, AbbVie stock is not faring so well. As of this morning, shares were down almost 15% to $66.84."
+    )
+    assert found["four"] is None
+    assert found["15%"] is None and found["$66.84"] is None  # whose shares?
+
+
+def test_a_count_whose_items_or_next_ordinal_follow_is_not_asked():
+    found = drafts(
+        "ILFC exercised an option to purchase a total of 10 planes - six 737-800s, two 777-300ERs and two 787 Dreamliners - last year. "
+        "Seager’s first two homers were routine, but he got some help on the third one from the wind."
+    )
+    assert found["10"] is None
+    assert found["two"] is None
