@@ -8,6 +8,11 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
+#: Processes the suite runs in (pytest-xdist): one per core by default. A module's tests stay
+#: in one process, so that the fixtures they share are built once.
+TEST_WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
+
 #: The PostgreSQL server `make test-postgresql` creates its test databases on.
 TEST_POSTGRESQL ?= postgresql+psycopg://postgres@127.0.0.1:5432/postgres
 
@@ -38,10 +43,10 @@ serve: $(VENV)/.installed
 	$(BIN)/quiz serve
 
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 test-postgresql: $(VENV)/.installed-test
-	TEST_DATABASE_URL=$(TEST_POSTGRESQL) $(BIN)/python -m pytest
+	TEST_DATABASE_URL=$(TEST_POSTGRESQL) $(PYTEST)
 
 check: $(VENV)/.installed
 	$(BIN)/quiz check --require-sources questions.yaml

@@ -86,6 +86,10 @@ class TestDatabases:
         if self._admin is None:
             return
         if self._schema_template is not None and url != self._schema_template:
+            # A connection the test left open (a server it started, an engine it never
+            # disposed) would follow the database to its next test, and would keep it from
+            # being the template of a copy there.
+            self._disconnect(sa.make_url(url).database)
             tables = self._table_names(url)
             if set(tables) == self._tables and self._empty(url, tables):
                 self._clean.append(url)
@@ -131,9 +135,26 @@ class TestDatabases:
     def _create(self, template_url: str | None) -> str:
         name = next(self._names)
         template = sa.make_url(template_url).database if template_url else "template0"
-        with self._admin.connect() as connection:
-            connection.exec_driver_sql(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        for tries_left in reversed(range(3)):
+            try:
+                with self._admin.connect() as connection:
+                    connection.exec_driver_sql(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+                break
+            except sa.exc.OperationalError as error:
+                # PostgreSQL copies only a database nobody is connected to; autovacuum may
+                # be, for a moment, after a test filled it.
+                if tries_left == 0 or "is being accessed by other users" not in str(error):
+                    raise
+                self._disconnect(template)
         return sa.make_url(self.server_url).set(database=name).render_as_string(hide_password=False)
+
+    def _disconnect(self, name: str) -> None:
+        """Close every other connection to the database ``name``."""
+        with self._admin.connect() as connection:
+            connection.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                (name,),
+            )
 
     def _drop_leftovers(self, *, own: bool = False) -> None:
         """Drop this run's databases (``own``), or those of runs whose process is gone."""
