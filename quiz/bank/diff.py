@@ -155,51 +155,79 @@ def _preview_quizzes(session: so.Session, entries: tuple[BankQuiz, ...]) -> Sect
 
 def _preview_questions(session: so.Session, bank: Bank) -> SectionPreview:
     preview = SectionPreview()
+    # One light row per question; equal fingerprints mean equal fields, so only the questions
+    # whose content differs have their current revision (with choices and quotes) loaded.
     existing = {
-        question.slug: question
-        for question in session.scalars(
-            sa.select(Question)
-            .options(
-                so.joinedload(Question.quiz),
-                so.selectinload(Question.current_revision).selectinload(QuestionRevision.choices),
-                so.selectinload(Question.current_revision).selectinload(QuestionRevision.quotes),
+        row.slug: row
+        for row in session.execute(
+            sa.select(
+                Question.id, Question.slug, Question.position, Question.retired_at,
+                Quiz.slug.label("quiz_slug"), QuestionRevision.fingerprint, QuestionRevision.prompt,
             )
+            .join(Quiz, Question.quiz_id == Quiz.id)
+            .outerjoin(QuestionRevision, Question.current_revision_id == QuestionRevision.id)
             .order_by(Question.id)
         )
     }
+    revised = [
+        existing[entry.slug].id
+        for entry in bank.questions
+        if entry.slug in existing and existing[entry.slug].fingerprint != entry.fingerprint()
+    ]
+    current = _current_revisions(session, revised)
     last_revision = dict(
         session.execute(
             sa.select(QuestionRevision.question_id, sa.func.max(QuestionRevision.number)).group_by(QuestionRevision.question_id)
         ).all()
-    )
+    ) if revised else {}
     for entry in bank.questions:
-        question = existing.get(entry.slug)
-        if question is None:
+        row = existing.get(entry.slug)
+        if row is None:
             preview.added.append(Entry(entry.slug, entry.prompt))
             continue
-        new = bank_question_entry(entry)
-        current = question.current_revision
-        old = revision_entry(question.slug, question.quiz.slug, current) if current is not None else {}
-        changes = field_changes(old, new, QUESTION_FIELDS)
         new_revision = None
-        if current is None or current.fingerprint != entry.fingerprint():
-            new_revision = last_revision.get(question.id, 0) + 1
-            if current is not None and not changes:
+        if row.fingerprint == entry.fingerprint():
+            changes = field_changes({"quiz": row.quiz_slug}, {"quiz": entry.quiz_slug}, ("quiz",))
+        else:
+            revision = current.get(row.id)
+            old = revision_entry(row.slug, row.quiz_slug, revision) if revision is not None else {}
+            changes = field_changes(old, bank_question_entry(entry), QUESTION_FIELDS)
+            new_revision = last_revision.get(row.id, 0) + 1
+            if revision is not None and not changes:
                 # Same words, found elsewhere in an article whose text changed.
                 changes = (FieldChange(
                     "source place",
-                    [f"characters {quote.span_start}-{quote.span_end}" for quote in current.quotes],
+                    [f"characters {quote.span_start}-{quote.span_end}" for quote in revision.quotes],
                     [f"characters {quote.span_start}-{quote.span_end}" for quote in entry.quotes],
                 ),)
-        if question.position != entry.position:
-            changes += (FieldChange("place in quiz", question.position + 1, entry.position + 1),)
-        changes += _restored(question)
+        if row.position != entry.position:
+            changes += (FieldChange("place in quiz", row.position + 1, entry.position + 1),)
+        if row.retired_at is not None:
+            changes += (FieldChange("retired", True, False),)
         _sort(preview, Entry(entry.slug, entry.prompt), changes, new_revision)
-    preview.retired = _retired(
-        existing.values(), {entry.slug for entry in bank.questions},
-        lambda question: question.current_revision.prompt if question.current_revision else question.slug,
-    )
+    kept = {entry.slug for entry in bank.questions}
+    preview.retired = [
+        Entry(row.slug, row.prompt if row.prompt is not None else row.slug)
+        for row in existing.values()
+        if row.slug not in kept and row.retired_at is None
+    ]
     return preview
+
+
+def _current_revisions(session: so.Session, question_ids: list[int]) -> dict[int, QuestionRevision]:
+    """The current revision of each of ``question_ids``, with its choices and quotes."""
+    revisions: dict[int, QuestionRevision] = {}
+    for first in range(0, len(question_ids), 1000):  # within every database's limit on parameters
+        revisions.update(
+            (revision.question_id, revision)
+            for revision in session.scalars(
+                sa.select(QuestionRevision)
+                .join(Question, Question.current_revision_id == QuestionRevision.id)
+                .where(Question.id.in_(question_ids[first : first + 1000]))
+                .options(so.selectinload(QuestionRevision.choices), so.selectinload(QuestionRevision.quotes))
+            )
+        )
+    return revisions
 
 
 def _sort(preview: SectionPreview, entry: Entry, changes: tuple[FieldChange, ...], new_revision: int | None = None) -> None:

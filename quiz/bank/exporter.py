@@ -16,7 +16,7 @@ import sqlalchemy.orm as so
 
 from quiz.bank.loader import BankArticle, BankQuestion
 from quiz.kinds import KINDS
-from quiz.models import Article, Question, QuestionRevision, Quiz
+from quiz.models import Article, Choice, Question, QuestionRevision, Quiz, SourceQuote
 
 
 def export_document(session: so.Session) -> dict[str, Any]:
@@ -27,27 +27,51 @@ def export_document(session: so.Session) -> dict[str, Any]:
         sa.select(Quiz).where(Quiz.retired_at.is_(None)).options(so.joinedload(Quiz.article))
         .order_by(Quiz.position, Quiz.id)
     ).all()
-    questions = session.scalars(
-        sa.select(Question)
-        .join(Question.quiz)
-        .where(Question.retired_at.is_(None), Quiz.retired_at.is_(None), Question.current_revision_id.is_not(None))
-        .options(
-            so.contains_eager(Question.quiz),
-            so.selectinload(Question.current_revision).selectinload(QuestionRevision.choices),
-            so.selectinload(Question.current_revision).selectinload(QuestionRevision.quotes),
-        )
-        .order_by(Quiz.position, Quiz.id, Question.position, Question.id)
-    )
     return {
         "version": 1,
         "articles": [article_entry(article) for article in articles],
         "quizzes": [quiz_entry(quiz) for quiz in quizzes],
-        "questions": [
-            revision_entry(question.slug, question.quiz.slug, question.current_revision)
-            for question in questions
-            if question.current_revision is not None
-        ],
+        "questions": _question_entries(session),
     }
+
+
+def _question_entries(session: so.Session) -> list[dict[str, Any]]:
+    """Every question in play as its current revision's entry. Read as plain rows, in three
+    queries, since the web admin exports the whole bank for every question it saves."""
+    in_play = (
+        sa.select(Question.current_revision_id)
+        .join(Quiz, Question.quiz_id == Quiz.id)
+        .where(Question.retired_at.is_(None), Quiz.retired_at.is_(None), Question.current_revision_id.is_not(None))
+    )
+    choices: dict[int, list[tuple[str, bool]]] = {}
+    for revision_id, text, is_correct in session.execute(
+        sa.select(Choice.revision_id, Choice.text, Choice.is_correct)
+        .where(Choice.revision_id.in_(in_play.scalar_subquery()))
+        .order_by(Choice.revision_id, Choice.position)
+    ):
+        choices.setdefault(revision_id, []).append((text, is_correct))
+    excerpts: dict[int, list[str]] = {}
+    for revision_id, excerpt in session.execute(
+        sa.select(SourceQuote.revision_id, SourceQuote.excerpt)
+        .where(SourceQuote.revision_id.in_(in_play.scalar_subquery()))
+        .order_by(SourceQuote.revision_id, SourceQuote.position)
+    ):
+        excerpts.setdefault(revision_id, []).append(excerpt)
+    rows = session.execute(
+        in_play.with_only_columns(
+            Question.slug, Quiz.slug, QuestionRevision.id, QuestionRevision.kind, QuestionRevision.difficulty,
+            QuestionRevision.prompt, QuestionRevision.explanation, QuestionRevision.tags, QuestionRevision.time_limit,
+        )
+        .join(QuestionRevision, Question.current_revision_id == QuestionRevision.id)
+        .order_by(Quiz.position, Quiz.id, Question.position, Question.id)
+    )
+    return [
+        _question_entry(
+            slug, quiz_slug, kind, difficulty, prompt, choices.get(revision_id, []), explanation,
+            excerpts.get(revision_id, []), tags, time_limit,
+        )
+        for slug, quiz_slug, revision_id, kind, difficulty, prompt, explanation, tags, time_limit in rows
+    ]
 
 
 def article_entry(article: Article | BankArticle) -> dict[str, Any]:

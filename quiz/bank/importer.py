@@ -7,13 +7,14 @@ changed gets a new revision; importing the same file twice changes nothing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from quiz.bank.loader import Bank, BankArticle, BankQuestion, BankQuiz
+from quiz.bank.loader import Bank, BankArticle, BankQuestion, BankQuiz, gc_paused
 from quiz.models import Article, Choice, Question, QuestionRevision, Quiz, SourceQuote, utcnow
 
 
@@ -65,11 +66,21 @@ def import_bank(
 
     ``progress`` is called with the number of questions handled since the last call.
     """
+    with gc_paused():
+        return _import_bank(session, bank, progress)
+
+
+def _import_bank(session: so.Session, bank: Bank, progress: Callable[[int], None] | None) -> ImportReport:
     report = ImportReport()
     articles = _sync_articles(session, bank.articles, report.articles)
     quizzes = _sync_quizzes(session, bank.quizzes, articles, report.quizzes)
-    _sync_questions(session, bank.questions, quizzes, report.questions, progress)
-    session.flush()
+    session.flush()  # new quizzes get their ids; the questions are written below the ORM
+    _sync_questions(session, bank.questions, {slug: quiz.id for slug, quiz in quizzes.items()}, report.questions, progress)
+    # Questions were written with bulk statements, which the ORM does not see: what it holds
+    # of questions, and of the quizzes' lists of them, is reloaded when next read.
+    for entity in list(session.identity_map.values()):
+        if isinstance(entity, (Question, Quiz)):
+            session.expire(entity)
     return report
 
 
@@ -95,7 +106,7 @@ def _sync_quizzes(
 
 def _sync(session: so.Session, model: type, wanted: dict[str, dict], report: SectionReport) -> dict:
     """Add, update and retire ``model`` rows so that they match ``wanted`` (slug -> values)."""
-    existing = {entity.slug: entity for entity in session.scalars(sa.select(model))}
+    existing = {entity.slug: entity for entity in session.scalars(sa.select(model).order_by(model.id))}
     for slug, values in wanted.items():
         entity = existing.get(slug)
         if entity is None:
@@ -110,68 +121,176 @@ def _sync(session: so.Session, model: type, wanted: dict[str, dict], report: Sec
     return existing
 
 
+#: Questions written per round of bulk statements; ``progress`` is called after each.
+_CHUNK = 1000
+
+
 def _sync_questions(
     session: so.Session,
     entries: tuple[BankQuestion, ...],
-    quizzes: dict[str, Quiz],
+    quiz_ids: dict[str, int],
     report: SectionReport,
     progress: Callable[[int], None] | None,
 ) -> None:
+    """Add, revise, move, restore and retire questions with a few bulk statements per chunk
+    of the bank: one query reads what every question is now, and only what differs is written."""
     existing = {
-        question.slug: question
-        for question in session.scalars(
-            sa.select(Question).options(so.joinedload(Question.current_revision))
+        row.slug: row
+        for row in session.execute(
+            sa.select(
+                Question.id, Question.slug, Question.quiz_id, Question.position, Question.retired_at,
+                QuestionRevision.fingerprint,
+            )
+            .outerjoin(QuestionRevision, Question.current_revision_id == QuestionRevision.id)
+            .order_by(Question.id)
         )
     }
-    for done, entry in enumerate(entries, start=1):
-        question = existing.get(entry.slug)
-        fingerprint = entry.fingerprint()
-        if question is None:
-            question = Question(slug=entry.slug, quiz=quizzes[entry.quiz_slug], position=entry.position)
-            session.add(question)
-            _add_revision(session, question, entry, fingerprint, number=1)
-            report.added.append(entry.slug)
-        else:
-            placed = _update(question, dict(quiz=quizzes[entry.quiz_slug], position=entry.position, retired_at=None))
-            current = question.current_revision
-            if current is None or current.fingerprint != fingerprint:
-                number = 1 + (session.scalar(
-                    sa.select(sa.func.max(QuestionRevision.number)).where(QuestionRevision.question_id == question.id)
-                ) or 0)
-                _add_revision(session, question, entry, fingerprint, number=number)
+    last_numbers: dict[int, int] | None = None
+    for first in range(0, len(entries), _CHUNK):
+        chunk = entries[first : first + _CHUNK]
+        new: list[BankQuestion] = []
+        revised: list[tuple[int, BankQuestion, int]] = []  # (question id, entry, revision number)
+        moved: list[dict] = []
+        for entry in chunk:
+            row = existing.get(entry.slug)
+            quiz_id = quiz_ids[entry.quiz_slug]
+            if row is None:
+                new.append(entry)
+                report.added.append(entry.slug)
+                continue
+            placed = (row.quiz_id, row.position, row.retired_at) != (quiz_id, entry.position, None)
+            if placed:
+                moved.append({"id": row.id, "quiz_id": quiz_id, "position": entry.position, "retired_at": None})
+            if row.fingerprint != entry.fingerprint():
+                if last_numbers is None:
+                    last_numbers = dict(session.execute(
+                        sa.select(QuestionRevision.question_id, sa.func.max(QuestionRevision.number))
+                        .group_by(QuestionRevision.question_id)
+                    ).all())
+                number = last_numbers.get(row.id, 0) + 1
+                revised.append((row.id, entry, number))
                 report.changed.append(f"{entry.slug} (revision {number})")
             elif placed:
                 report.changed.append(entry.slug)
             else:
                 report.unchanged.append(entry.slug)
-        if progress and done % 100 == 0:
-            progress(100)
-    if progress:
-        progress(len(entries) % 100)
-    _retire(existing.values(), {entry.slug for entry in entries}, report)
+        _update_rows(session, Question.__table__, moved)
+        if new:
+            ids = _insert_rows(session, Question.__table__, [
+                {"slug": entry.slug, "quiz_id": quiz_ids[entry.quiz_slug], "position": entry.position}
+                for entry in new
+            ], key="slug")
+            revised += [(ids[entry.slug], entry, 1) for entry in new]
+        if revised:
+            _add_revisions(session, revised)
+        if progress:
+            progress(len(chunk))
+    kept = {entry.slug for entry in entries}
+    retired = [row for slug, row in existing.items() if row.retired_at is None and slug not in kept]
+    report.retired.extend(row.slug for row in retired)
+    now = utcnow()
+    _update_rows(session, Question.__table__, [{"id": row.id, "retired_at": now} for row in retired])
 
 
-def _add_revision(
-    session: so.Session, question: Question, entry: BankQuestion, fingerprint: str, *, number: int
-) -> None:
-    revision = QuestionRevision(
-        question=question, number=number, kind=entry.kind, prompt=entry.prompt,
-        explanation=entry.explanation, difficulty=entry.difficulty, time_limit=entry.time_limit,
-        tags=list(entry.tags), fingerprint=fingerprint,
-        choices=[
-            Choice(position=position, text=choice.text, is_correct=choice.is_correct)
+def _add_revisions(session: so.Session, revised: list[tuple[int, BankQuestion, int]]) -> None:
+    """Insert a revision (with its choices and quotes) for each (question id, entry, number) of
+    distinct questions, and make it its question's current revision."""
+    now = utcnow()
+    revision_ids = _insert_rows(session, QuestionRevision.__table__, [
+        {
+            "question_id": question_id, "number": number, "kind": entry.kind, "prompt": entry.prompt,
+            "explanation": entry.explanation, "difficulty": entry.difficulty, "time_limit": entry.time_limit,
+            "tags": list(entry.tags), "fingerprint": entry.fingerprint(), "created_at": now,
+        }
+        for question_id, entry, number in revised
+    ], key="question_id")
+    choices, quotes = [], []
+    for question_id, entry, _ in revised:
+        revision_id = revision_ids[question_id]
+        choices += [
+            {"revision_id": revision_id, "position": position, "text": choice.text, "is_correct": choice.is_correct}
             for position, choice in enumerate(entry.choices)
-        ],
-        quotes=[
-            SourceQuote(position=position, span_start=quote.span_start, span_end=quote.span_end, excerpt=quote.excerpt)
+        ]
+        quotes += [
+            {
+                "revision_id": revision_id, "position": position, "span_start": quote.span_start,
+                "span_end": quote.span_end, "excerpt": quote.excerpt,
+            }
             for position, quote in enumerate(entry.quotes)
-        ],
+        ]
+    _insert_rows(session, Choice.__table__, choices)
+    _insert_rows(session, SourceQuote.__table__, quotes)
+    _update_rows(session, Question.__table__, [
+        {"id": question_id, "current_revision_id": revision_ids[question_id]} for question_id, _, _ in revised
+    ])
+
+
+# Bulk statements. SQLite runs an executemany in C, quickly. Through psycopg, an executemany
+# costs tens of microseconds a row and SQLAlchemy's multi-row VALUES as much in converting
+# its placeholders, so on PostgreSQL each column travels as one array and the rows are
+# unnested on the server: one statement, a handful of parameters, however many rows.
+
+
+def _insert_rows(session: so.Session, table: sa.Table, rows: list[dict], *, key: str | None = None) -> dict:
+    """Insert ``rows`` (dicts with the same keys); with ``key``, return {row[key]: new id},
+    the key being unique among the rows."""
+    if not rows:
+        return {}
+    columns = list(rows[0])
+    if session.get_bind().dialect.name == "postgresql":
+        arrays, params = _arrays(session, table, columns, rows)
+        statement = f"INSERT INTO {_quote(session, table.name)} ({', '.join(_quote(session, name) for name in columns)}) SELECT * FROM unnest({arrays})"
+        if key is None:
+            session.execute(sa.text(statement), params)
+            return {}
+        returned = session.execute(sa.text(f"{statement} RETURNING id, {_quote(session, key)}"), params)
+        return {row[1]: row[0] for row in returned}
+    if key is None:
+        session.execute(sa.insert(table), rows)
+        return {}
+    returned = session.execute(sa.insert(table).returning(table.c.id, table.c[key]), rows)
+    return {row[1]: row[0] for row in returned}
+
+
+def _update_rows(session: so.Session, table: sa.Table, rows: list[dict]) -> None:
+    """Update the rows of ``table`` whose ids ``rows`` give (dicts with "id" and the same keys)."""
+    if not rows:
+        return
+    columns = [name for name in rows[0] if name != "id"]
+    if session.get_bind().dialect.name == "postgresql":
+        arrays, params = _arrays(session, table, ["id", *columns], rows)
+        assignments = ", ".join(f"{_quote(session, name)} = v.{_quote(session, name)}" for name in columns)
+        names = ", ".join(_quote(session, name) for name in ["id", *columns])
+        session.execute(sa.text(
+            f"UPDATE {_quote(session, table.name)} SET {assignments} FROM unnest({arrays}) AS v({names}) "
+            f"WHERE {_quote(session, table.name)}.id = v.id"
+        ), params)
+        return
+    session.execute(
+        sa.update(table).where(table.c.id == sa.bindparam("row_id")).values({name: sa.bindparam(name) for name in columns}),
+        [{"row_id": row["id"], **{name: row[name] for name in columns}} for row in rows],
     )
-    session.add(revision)
-    question.current_revision = revision
 
 
-def _update(entity: Article | Quiz | Question, values: dict) -> bool:
+def _arrays(session: so.Session, table: sa.Table, columns: list[str], rows: list[dict]) -> tuple[str, dict]:
+    """The ``unnest`` arguments (one typed array per column) and their parameters."""
+    dialect = session.get_bind().dialect
+    casts, params = [], {}
+    for index, name in enumerate(columns):
+        column_type = table.c[name].type
+        values = [row[name] for row in rows]
+        if isinstance(column_type, sa.JSON):
+            values = [json.dumps(value) for value in values]
+        casts.append(f"CAST(:c{index} AS {column_type.compile(dialect=dialect)}[])")
+        params[f"c{index}"] = values
+    return ", ".join(casts), params
+
+
+def _quote(session: so.Session, name: str) -> str:
+    return session.get_bind().dialect.identifier_preparer.quote(name)
+
+
+def _update(entity: Article | Quiz, values: dict) -> bool:
     """Set ``values`` on ``entity`` (restoring it if retired); True if anything differed."""
     values = {**values, "retired_at": None}
     changed = False

@@ -7,11 +7,14 @@ returns nothing unless the whole file is sound.
 from __future__ import annotations
 
 import difflib
+import gc
 import hashlib
 import json
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +22,8 @@ from pydantic import ValidationError
 
 from quiz.bank.errors import BankError, BankInvalid
 from quiz.bank.quotes import FoldedText, fold
-from quiz.bank.schema import ArticleSpec, BankSpec, QuestionSpec, QuizSettings, QuizSpec
-from quiz.bank.yamlfile import Document, parse_yaml, plain
+from quiz.bank.schema import ArticleSpec, BankSpec, QuestionSpec, QuizSettings, QuizSpec, no_control_characters
+from quiz.bank.yamlfile import Document, parse_yaml
 from quiz.kinds import KINDS
 
 #: Default cap on a bank file, and separately on each article file it names.
@@ -79,8 +82,22 @@ class BankQuestion:
 
     def fingerprint(self) -> str:
         """Hash of what a revision stores; equal fingerprints mean nothing to revise."""
-        content = asdict(self)
-        del content["slug"], content["quiz_slug"], content["position"]
+        return self._fingerprint
+
+    @cached_property
+    def _fingerprint(self) -> str:
+        # What asdict() gives, without its deep copies: the import and its preview each ask
+        # for every question's fingerprint.
+        content = {
+            "kind": self.kind, "difficulty": self.difficulty, "prompt": self.prompt,
+            "choices": [{"text": choice.text, "is_correct": choice.is_correct} for choice in self.choices],
+            "explanation": self.explanation,
+            "quotes": [
+                {"span_start": quote.span_start, "span_end": quote.span_end, "excerpt": quote.excerpt}
+                for quote in self.quotes
+            ],
+            "tags": list(self.tags), "time_limit": self.time_limit,
+        }
         encoded = json.dumps(content, sort_keys=True, ensure_ascii=False).encode()
         return hashlib.sha256(encoded).hexdigest()
 
@@ -105,29 +122,74 @@ def load_bank(path: str | Path, *, max_bytes: int = MAX_BANK_BYTES) -> Bank:
     return parse_bank(raw, str(path), base_dir=path.parent, max_bytes=max_bytes)
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector, which otherwise walks the hundreds of thousands
+    of objects a large bank is made of again and again while they are made (a third of the
+    time of a load). Reference counting still frees what is dropped; the few cycles made
+    meanwhile are collected once the collector resumes."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def parse_bank(
     raw: bytes, file: str, *, base_dir: Path | None, max_bytes: int = MAX_BANK_BYTES
 ) -> Bank:
     """Check a bank given as bytes. Without ``base_dir``, articles must be inline."""
+    with gc_paused():
+        return _parse_bank(raw, file, base_dir=base_dir, max_bytes=max_bytes)
+
+
+def _parse_bank(raw: bytes, file: str, *, base_dir: Path | None, max_bytes: int) -> Bank:
     document = parse_yaml(raw, file, max_bytes=max_bytes)
-    data = plain(document.data)
+    data = document.data
+    # Entries are checked one by one so that the cross-entry checks below still run on every
+    # entry that is well-formed, and a single run reports all problems.
+    sections = {
+        name: _valid_entries(model, data.get(name) if isinstance(data, dict) else None)
+        for name, model in (("articles", ArticleSpec), ("quizzes", QuizSpec), ("questions", QuestionSpec))
+    }
+    errors = [] if _whole_bank_valid(data, sections) else _bank_errors(document)
+    entries = _Entries(
+        articles=sections["articles"],
+        quizzes=sections["quizzes"],
+        questions=sections["questions"],
+        declared={section: _declared_ids(data.get(section)) for section in ("articles", "quizzes")},
+    )
+    return _Resolver(document, entries, base_dir, max_bytes, errors).resolve()
+
+
+def _whole_bank_valid(data: Any, sections: dict[str, list[Any]]) -> bool:
+    """Whether :class:`BankSpec` would accept ``data``, known from its entries checked one by one
+    (checking the whole file as well would take as long again)."""
+    return (
+        isinstance(data, dict)
+        and data.keys() <= {"version", *sections}
+        and _is_version_1(data.get("version"))
+        and all(
+            name not in data or (isinstance(data[name], list) and all(entry is not None for entry in entries))
+            for name, entries in sections.items()
+        )
+    )
+
+
+def _bank_errors(document: Document) -> list[BankError]:
+    """What :class:`BankSpec` finds wrong with the file; raises at once when the file is no
+    version 1 bank at all, since nothing else in it could then be checked."""
+    data = document.data
     try:
         BankSpec.model_validate(data)
     except ValidationError as exc:
         errors = _schema_errors(document, exc)
         if not isinstance(data, dict) or not _is_version_1(data.get("version")):
             raise BankInvalid(errors) from None
-    else:
-        errors = []
-    # Entries are checked one by one so that the cross-entry checks below still run on every
-    # entry that is well-formed, and a single run reports all problems.
-    entries = _Entries(
-        articles=_valid_entries(ArticleSpec, data.get("articles")),
-        quizzes=_valid_entries(QuizSpec, data.get("quizzes")),
-        questions=_valid_entries(QuestionSpec, data.get("questions")),
-        declared={section: _declared_ids(data.get(section)) for section in ("articles", "quizzes")},
-    )
-    return _Resolver(document, entries, base_dir, max_bytes, errors).resolve()
+        return errors
+    return []
 
 
 def _is_version_1(value: Any) -> bool:
@@ -296,7 +358,12 @@ class _Resolver:
                 return None
             # Stripped like an inline text, so that an article reads the same either way and an
             # exported bank (articles inline) imports without changing it.
-            return path.read_bytes().decode("utf-8").strip()
+            text = path.read_bytes().decode("utf-8").strip()
+            try:
+                return no_control_characters(text)
+            except ValueError as exc:
+                self.error(loc, f"article file '{name}' {exc}")
+                return None
         except OSError as exc:
             self.error(loc, f"cannot read article file '{name}': {exc.strerror}")
         except UnicodeDecodeError as exc:

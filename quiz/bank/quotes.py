@@ -8,6 +8,7 @@ match is mapped back to the exact character span of the original article.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 _FOLD = str.maketrans(
@@ -18,6 +19,14 @@ _FOLD = str.maketrans(
     }
 )
 _WHITESPACE = re.compile(r"\s+")
+#: Any character that folding changes; most texts have none, and a search is far quicker than
+#: str.translate, which looks up every character.
+_FOLDABLE = re.compile("[" + re.escape("".join(map(chr, _FOLD))) + "]")
+
+
+def _fold_characters(text: str) -> str:
+    """``text.translate(_FOLD)``: each character folded to one character."""
+    return _FOLDABLE.sub(lambda match: _FOLD[ord(match[0])], text)
 
 
 @dataclass(frozen=True)
@@ -27,26 +36,41 @@ class Span:
 
 
 class FoldedText:
-    """A text folded for matching, remembering which original characters each folded one covers."""
+    """A text folded for matching, remembering which original characters each folded one covers.
+
+    Folding keeps every character but whitespace in place (the translation is one character
+    for one), and turns each run of whitespace into a single space; so the runs alone, with
+    where they fall in both texts, map any folded position back to the original.
+    """
 
     def __init__(self, text: str):
         self.original = text
-        folded: list[str] = []
-        self._starts: list[int] = []
-        self._ends: list[int] = []
-        position = 0
-        for run in [*_WHITESPACE.finditer(text), None]:
-            run_start = run.start() if run else len(text)
-            for index in range(position, run_start):
-                folded.append(text[index].translate(_FOLD))
-                self._starts.append(index)
-                self._ends.append(index + 1)
-            if run:
-                folded.append(" ")
-                self._starts.append(run.start())
-                self._ends.append(run.end())
-                position = run.end()
-        self.folded = "".join(folded)
+        translated = _fold_characters(text)
+        pieces: list[str] = []
+        #: For each whitespace run: its space's place in the folded text, its start and end in the original.
+        self._run_at: list[int] = []
+        self._run_start: list[int] = []
+        self._run_end: list[int] = []
+        position = folded_length = 0
+        for run in _WHITESPACE.finditer(text):
+            pieces.append(translated[position : run.start()])
+            folded_length += run.start() - position
+            self._run_at.append(folded_length)
+            self._run_start.append(run.start())
+            self._run_end.append(run.end())
+            pieces.append(" ")
+            folded_length += 1
+            position = run.end()
+        pieces.append(translated[position:])
+        self.folded = "".join(pieces)
+
+    def _span_of(self, at: int) -> tuple[int, int]:
+        """The original characters that the folded character at ``at`` stands for."""
+        runs = bisect_right(self._run_at, at)
+        if runs and self._run_at[runs - 1] == at:
+            return self._run_start[runs - 1], self._run_end[runs - 1]
+        start = at if not runs else self._run_end[runs - 1] + at - self._run_at[runs - 1] - 1
+        return start, start + 1
 
     def find(self, quote: str) -> Span | None:
         """The span of the first occurrence of ``quote`` in the original text, or None."""
@@ -56,7 +80,7 @@ class FoldedText:
         at = self.folded.find(needle)
         if at < 0:
             return None
-        return Span(self._starts[at], self._ends[at + len(needle) - 1])
+        return Span(self._span_of(at)[0], self._span_of(at + len(needle) - 1)[1])
 
     def longest_prefix_found(self, quote: str) -> str:
         """The longest start of ``quote`` (folded) that does occur, to say where a quote goes wrong."""
@@ -73,4 +97,5 @@ class FoldedText:
 
 def fold(text: str) -> str:
     """Canonical form for matching: straight quotes, hyphens, single spaces, no outer spaces."""
-    return _WHITESPACE.sub(" ", text.translate(_FOLD)).strip()
+    # str.split() splits on exactly the characters that \s matches in a str pattern.
+    return " ".join(_fold_characters(text).split())

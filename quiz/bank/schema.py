@@ -7,6 +7,7 @@ afterwards in :mod:`quiz.bank.loader`, where each error can name its exact place
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -21,6 +22,19 @@ from pydantic import (
 
 from quiz.kinds import KINDS
 
+#: Characters no text of a bank may hold: C0 and C1 controls other than tab and line breaks
+#: (PostgreSQL refuses NUL outright), and the bidirectional overrides, embeddings and isolates
+#: that make a title read backwards on every page that shows it.
+_CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def no_control_characters(value: str) -> str:
+    """``value``, or ValueError naming the first control character it holds."""
+    if found := _CONTROL_CHARACTER.search(value):
+        raise ValueError(f"holds the control character U+{ord(found.group()):04X} at character {found.start() + 1}; remove it")
+    return value
+
+
 Identifier = Annotated[
     str,
     StringConstraints(pattern=r"^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$"),
@@ -33,6 +47,15 @@ DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _printable(cls, value: object) -> object:
+        # After each field's own constraints, so that their messages stay as they are.
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str):
+                no_control_characters(text)
+        return value
 
 
 class ArticleSpec(_Strict):

@@ -289,3 +289,69 @@ def test_import_only_flushes_so_rollback_undoes_it(app_ctx, write_bank):
     assert row_counts() == {
         "Article": 0, "Quiz": 0, "Question": 0, "QuestionRevision": 0, "Choice": 0, "SourceQuote": 0,
     }
+
+
+def many_questions(count: int, *, edited: tuple[int, ...] = (), left_out: tuple[int, ...] = ()) -> str:
+    """A bank of ``count`` questions, more than one round of the importer's bulk statements."""
+    parts = [HEADER]
+    for number in range(count):
+        if number in left_out:
+            continue
+        prompt = f"Question {number}: what colour is the sky?" + (" (edited)" if number in edited else "")
+        parts.append(
+            f"  - id: q{number}\n    prompt: \"{prompt}\"\n    choices: [Blue, Green, Red, Grey]\n"
+            f"    correct: Blue\n    explanation: The article says so.\n    source: The sky is blue.\n"
+            f"    tags: [sky]\n"
+        )
+    return "".join(parts)
+
+
+def test_a_large_bank_is_imported_in_rounds_that_report_progress(app_ctx, write_bank):
+    calls = []
+    bank = load_bank(write_bank(many_questions(2300)))
+    report = import_bank(db.session, bank, progress=calls.append)
+    db.session.commit()
+    assert calls == [1000, 1000, 300]
+    assert len(report.questions.added) == 2300
+    assert row_counts() == {
+        "Article": 1, "Quiz": 1, "Question": 2300, "QuestionRevision": 2300, "Choice": 9200, "SourceQuote": 2300,
+    }
+    # Each question's current revision is its own.
+    mismatched = db.session.scalar(
+        sa.select(sa.func.count()).select_from(Question)
+        .join(QuestionRevision, Question.current_revision_id == QuestionRevision.id)
+        .where(QuestionRevision.question_id != Question.id)
+    )
+    assert mismatched == 0
+    assert question("q1234").current_revision.prompt == "Question 1234: what colour is the sky?"
+    assert [choice.text for choice in question("q2299").current_revision.choices] == ["Blue", "Green", "Red", "Grey"]
+
+
+def test_a_large_bank_edited_in_every_round_revises_moves_and_retires(app_ctx, import_text):
+    import_text(many_questions(2300))
+    before = {slug: revision for slug, revision in db.session.execute(sa.select(Question.slug, Question.current_revision_id))}
+
+    report = import_text(many_questions(2300, edited=(5, 1500, 2299), left_out=(7,)))
+
+    assert report.questions.changed[:3] == ["q5 (revision 2)", "q8", "q9"]  # q8 on: a place up
+    assert "q1500 (revision 2)" in report.questions.changed and "q2299 (revision 2)" in report.questions.changed
+    assert report.questions.retired == ["q7"]
+    assert report.questions.unchanged == ["q0", "q1", "q2", "q3", "q4", "q6"]
+    db.session.expire_all()
+    after = dict(db.session.execute(sa.select(Question.slug, Question.current_revision_id)).all())
+    assert {slug for slug in after if after[slug] != before[slug]} == {"q5", "q1500", "q2299"}
+    assert question("q1500").current_revision.prompt.endswith("(edited)")
+    assert [revision.number for revision in question("q2299").revisions] == [1, 2]
+    assert (question("q8").position, question("q7").retired_at is not None) == (7, True)
+    assert not import_text(many_questions(2300, edited=(5, 1500, 2299), left_out=(7,))).changes_anything
+
+
+def test_objects_loaded_before_an_import_show_what_it_wrote(app_ctx, import_text):
+    """Questions are written with bulk statements: what the session held of them is reloaded."""
+    import_text(bank_text("sky", "grass"))
+    grass, quiz = question("grass"), db.session.scalar(sa.select(Quiz))
+    assert grass.retired_at is None and len(quiz.questions) == 2
+    import_text(bank_text("sky", "sunny", sky=("What colour", "Which colour")))
+    assert grass.retired_at is not None
+    assert question("sky").current_revision.prompt == "Which colour is the sky?"
+    assert [entry.slug for entry in quiz.questions] == ["sky", "grass", "sunny"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 
@@ -337,6 +338,27 @@ def test_article_file_that_is_not_utf8_is_refused(write_bank, tmp_path):
     assert errors_of(path) == [f"{path}:5:5: articles[0].file: article file 'a.txt' is not valid UTF-8 (at byte 15)"]
 
 
+@pytest.mark.parametrize("escape, code", [("\\0", "0000"), ("\\u202e", "202E"), ("\\x1b", "001B")])
+def test_control_characters_in_a_text_are_refused_at_their_field(write_bank, escape, code):
+    path = write_bank(HEADER + question(prompt=f'prompt: "What colour{escape} is the sky?"'))
+    assert errors_of(path) == [
+        f"{path}:12:5: questions[0].prompt: holds the control character U+{code} at character 12; remove it"
+    ]
+
+
+def test_tabs_and_line_breaks_are_text(write_bank):
+    path = write_bank(HEADER + question(explanation='explanation: "A clear sky.\\n\\tBlue."'))
+    assert load_bank(path).questions[0].explanation == "A clear sky.\n\tBlue."
+
+
+def test_an_article_file_with_a_control_character_is_refused(write_bank, tmp_path):
+    (tmp_path / "a.txt").write_text("The sky is blue\u202e and the grass is green.")
+    path = write_bank(re.sub(r"    text: .*\n", "    file: a.txt\n", HEADER) + QUESTION)
+    assert errors_of(path) == [
+        f"{path}:5:5: articles[0].file: article file 'a.txt' holds the control character U+202E at character 16; remove it"
+    ]
+
+
 def test_every_error_is_reported_at_once_in_file_order(write_bank):
     text = (
         HEADER.replace("article: a", "article: b")                             # line 9
@@ -428,3 +450,64 @@ def test_quote_repetition_guard_catches_a_repeated_quote():
     quote = "The hour-and-a-half-long drama is, in fact, a biopic."
     explanation = "As the article says, the hour‑and‑a‑half‑long drama is in fact a BIOPIC!"
     assert _words(quote) in _words(explanation)
+
+
+# Errors found on the fast reader's document --------------------------------------------------
+
+#: One way to break a question each: (field line to replace, replacement), "" removes the line.
+BREAKAGES = [
+    ("prompt", ""),  # required field missing
+    ("prompt", "promt: What colour is the sky?"),  # unknown field, with a hint
+    ("choices", "choices: 5"),  # wrong type
+    ("choices", "choices: [Blue, blue, Red]"),  # duplicate choice
+    ("choices", "choices: [Blue]"),  # too few
+    ("correct", "correct: Purple"),  # not a choice
+    ("correct", "correct: [Blue, Blue]"),  # listed twice
+    ("correct", "correct: true"),  # true/false on a single question
+    ("id", "id: Not An Id"),  # bad identifier
+    ("id", "id: one"),  # duplicate id (first used on the first question's line)
+    ("source", "source: The sky is purple"),  # quote not found
+    ("source", "source: [The sky is blue, 'and the grass, quite green']"),  # second quote not found
+    ("explanation", "explanation: ''"),  # empty text
+    ("explanation", "explanation: [a, list]"),  # wrong type
+    ("correct", "correct: Blue\n    quiz: nowhere"),  # unknown quiz
+    ("correct", "correct: Blue\n    time_limit: 3"),  # out of range
+    ("correct", "correct: Blue\n    tags: [Bad Tag]"),  # bad tag
+    ("correct", "correct: Blue\n    kind: essay"),  # unknown kind
+    ("correct", "correct: Blue\n    difficulty: 2"),  # not a difficulty
+]
+
+
+def test_errors_are_the_same_whichever_reader_read_the_file(write_bank, monkeypatch):
+    """Over banks broken in several places at once, every error (place and message) is the one
+    the reference reader's document gives."""
+    from quiz.bank import yamlfile
+
+    rng = random.Random(11)
+    fast_taken = 0
+    for trial in range(150):
+        questions = [question(id=f"id: q{n}") for n in range(4)]
+        for _ in range(rng.randrange(1, 4)):
+            index = rng.randrange(len(questions))
+            field, line = rng.choice(BREAKAGES)
+            questions[index] = question_with(questions[index], field, line)
+        text = HEADER + QUESTION + "".join(questions)
+        if rng.random() < 0.2:
+            text = text.replace("version: 1\n", "version: 1\nextra: field\n")
+        path = write_bank(text, f"bank-{trial}.yaml")
+        # A field added twice is a duplicate key, which only the reference reader reports.
+        fast_taken += yamlfile._fast_document(text, str(path)) is not None
+        fast = errors_of(path)
+        with monkeypatch.context() as patched:
+            patched.setattr(yamlfile, "_fast_document", lambda text, file: None)
+            reference = errors_of(path)
+        assert fast == reference, text
+    assert fast_taken > 100
+
+
+def question_with(text: str, field: str, line: str) -> str:
+    """``text`` (a question entry) with its ``field`` line replaced, keeping its indent."""
+    pattern = re.compile(rf"^(  - |    ){field}: .*\n", flags=re.M)
+    if not pattern.search(text):
+        return text  # already removed by an earlier breakage
+    return pattern.sub(lambda match: f"{match[1]}{line}\n" if line else ("  - " if match[1] == "  - " else ""), text, count=1)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from quiz.bank import load_bank
-from quiz.bank.quotes import FoldedText, Span, fold
+from quiz.bank.quotes import _FOLD, FoldedText, Span, fold
 
 ARTICLE = (
     "She said \u201cIt\u2019s fine\u201d \u2014 twice.\n\n"
@@ -123,3 +126,46 @@ def test_loader_stores_the_articles_own_characters_as_excerpt(write_bank):
     assert first.excerpt == "Carley\u2019s song \u2014 \u201cMore Than This\u201d"
     assert text[first.span_start : first.span_end] == first.excerpt
     assert (second.excerpt, text[second.span_start : second.span_end]) == ("went viral.", "went viral.")
+
+
+def test_every_quote_of_random_texts_maps_back_to_the_span_it_matches():
+    """The run-based mapping gives what folding character by character would: for any text and
+    any stretch of it, the span found covers exactly the original characters of the stretch."""
+    rng = random.Random(3)
+    alphabet = "ab c\n\t\u00a0\u2009\u2019'`\u2014-\u201c\"\u00ab"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40)))
+        folded, origins = _fold_by_character(text)
+        assert FoldedText(text).folded == folded
+        start = rng.randrange(len(text))
+        quote = text[start : rng.randrange(start, len(text)) + 1]
+        needle = fold(quote)
+        span = FoldedText(text).find(quote)
+        if not needle:
+            assert span is None
+            continue
+        at = folded.find(needle)
+        assert span == Span(origins[at][0], origins[at + len(needle) - 1][1]), (text, quote)
+
+
+def _fold_by_character(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """The folded text and, for each of its characters, the original span it stands for."""
+    folded, origins, index = [], [], 0
+    while index < len(text):
+        if text[index].isspace():
+            end = index
+            while end < len(text) and text[end].isspace():
+                end += 1
+            folded.append(" ")
+            origins.append((index, end))
+            index = end
+        else:
+            folded.append(text[index].translate(_FOLD))
+            origins.append((index, index + 1))
+            index += 1
+    return "".join(folded), origins
+
+
+def test_fold_agrees_with_translating_then_collapsing_whitespace_for_every_character():
+    every = "".join(chr(code) for code in range(0x110000) if not 0xD800 <= code <= 0xDFFF)
+    assert fold(f"x {every} x") == re.sub(r"\s+", " ", f"x {every} x".translate(_FOLD)).strip()
