@@ -1,9 +1,17 @@
-"""Question generator benchmark: time and yield per article.
+"""Question generator benchmark: time and yield per article, and time against length.
 
 For each article file given (by default the bundled article and every file in
 bench/articles/), prints its words, the time to draft its questions (the best of five runs),
 the questions drafted and the questions per 1,000 words; then the same for all of them
 joined into one long text, the size the time bound is about (1,500 words within 2 s).
+
+Then, with no files given or with ``--scaling``, the time against length: texts of about
+1,500 words, 16 KiB, 64 KiB, 320 KiB and 1 MiB (``quiz generate`` takes up to 2 MiB) made
+from the articles in bench/articles/, joined and repeated until they are long enough. Drafting
+time should grow as the text does: a text twice as long takes about twice as long, not four
+times. Each size is drafted twice over: the articles repeated as they are (the same values
+again, so the questions stop growing) and repeated with their names changed in each copy
+(new people, places and organisations each time, as in a long text, so more questions).
 
 Article files keep their title on the first line and their address in an HTML comment on
 the second (``<!-- https://... -->``); the Markdown reduction drops comments, so neither is
@@ -11,10 +19,13 @@ part of the text the questions come from.
 
     .venv/bin/python bench/generator.py
     .venv/bin/python bench/generator.py bench/articles/cisco-acacia.txt
+    .venv/bin/python bench/generator.py --scaling
 """
 
 from __future__ import annotations
 
+import re
+import string
 import sys
 import time
 from pathlib import Path
@@ -25,16 +36,27 @@ sys.path.insert(0, str(REPO))
 from quiz.generator import generate_questions, read_article  # noqa: E402
 
 RUNS = 5
+#: The lengths of the scaling table: (label, size), a size in words or in bytes of UTF-8.
+SIZES = (("1,500 words", ("words", 1500)), ("16 KiB", ("bytes", 16 * 1024)), ("64 KiB", ("bytes", 64 * 1024)),
+         ("320 KiB", ("bytes", 320 * 1024)), ("1 MiB", ("bytes", 1024 * 1024)))
+#: A size is drafted this many times, or fewer when that takes longer than :data:`SCALING_BUDGET` seconds.
+SCALING_RUNS = 3
+SCALING_BUDGET = 10.0
 
 
-def measure(text: str) -> tuple[float, int]:
-    """The best time of :data:`RUNS` runs, in seconds, and the questions drafted."""
+def measure(text: str, runs: int = RUNS, budget: float | None = None) -> tuple[float, int]:
+    """The best time of ``runs`` runs (fewer once ``budget`` seconds are spent), in seconds,
+    and the questions drafted."""
     best = float("inf")
     count = 0
-    for _ in range(RUNS):
+    spent = 0.0
+    for _ in range(runs):
         started = time.perf_counter()
         count = len(generate_questions(text))
-        best = min(best, time.perf_counter() - started)
+        elapsed = time.perf_counter() - started
+        best, spent = min(best, elapsed), spent + elapsed
+        if budget is not None and spent > budget:
+            break
     return best, count
 
 
@@ -44,18 +66,72 @@ def row(name: str, text: str) -> str:
     return f"| {name} | {words:,} | {seconds * 1000:.0f} ms | {count} | {count * 1000 / words:.1f} |"
 
 
-def main(paths: list[Path]) -> None:
+def renamed(text: str, copy: int) -> str:
+    """``text`` with its capitalised words of four letters or more given a suffix for ``copy``
+    (none for the first): the same sentences about other people, places and organisations."""
+    if copy == 0:
+        return text
+    letters = string.ascii_lowercase
+    suffix = letters[copy % 26] * (1 + copy // 26)
+    return re.sub(r"\b([A-Z][a-z]{3,})\b", lambda match: match.group(1) + suffix, text)
+
+
+def sized(texts: list[str], size: tuple[str, int], rename: bool) -> str:
+    """Whole paragraphs of ``texts`` joined, repeated as often as needed, up to ``size``
+    (words or bytes of UTF-8): the same text for the same arguments, on any machine."""
+    unit, amount = size
+    paragraphs: list[str] = []
+    total, copy = 0, 0
+    while True:
+        for text in texts:
+            for paragraph in renamed(text, copy if rename else 0).split("\n\n"):
+                length = len(paragraph.split()) if unit == "words" else len(paragraph.encode()) + 2
+                if paragraphs and total + length > amount:
+                    return "\n\n".join(paragraphs)
+                paragraphs.append(paragraph)
+                total += length
+        copy += 1
+
+
+def scaling(texts: list[str]) -> None:
+    """Print the time against length (see the module's docstring)."""
+    print("| text | size | words | time | questions | time per 1,000 words |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for rename in (False, True):
+        for label, size in SIZES:
+            text = sized(texts, size, rename)
+            words = len(text.split())
+            seconds, count = measure(text, SCALING_RUNS, SCALING_BUDGET)
+            name = f"{label}, {'names changed' if rename else 'repeated'}"
+            print(
+                f"| {name} | {len(text.encode()) / 1024:,.0f} KiB | {words:,} | {seconds:.2f} s | {count} "
+                f"| {seconds * 1000 * 1000 / words:.0f} ms |",
+                flush=True,
+            )
+
+
+def main(paths: list[Path], *, per_article: bool = True, scale: bool = False) -> None:
     texts = []
-    print("| article | words | time | questions | per 1,000 words |")
-    print("| --- | --- | --- | --- | --- |")
+    if per_article:
+        print("| article | words | time | questions | per 1,000 words |")
+        print("| --- | --- | --- | --- | --- |")
     for path in paths:
         _, text = read_article(path.read_bytes(), str(path))
         texts.append(text)
-        print(row(path.stem, text), flush=True)
-    if len(texts) > 1:
+        if per_article:
+            print(row(path.stem, text), flush=True)
+    if per_article and len(texts) > 1:
         print(row(f"all {len(texts)} joined", "\n\n".join(texts)))
+    if scale:
+        if per_article:
+            print()
+        bench_articles = sorted((REPO / "bench" / "articles").glob("*.txt"))
+        scaling([read_article(path.read_bytes(), str(path))[1] for path in bench_articles])
 
 
 if __name__ == "__main__":
-    given = [Path(argument) for argument in sys.argv[1:]]
-    main(given or [REPO / "articles" / "kiss-and-cry.txt", *sorted((REPO / "bench" / "articles").glob("*.txt"))])
+    arguments = sys.argv[1:]
+    only_scaling = "--scaling" in arguments
+    given = [Path(argument) for argument in arguments if argument != "--scaling"]
+    default = [REPO / "articles" / "kiss-and-cry.txt", *sorted((REPO / "bench" / "articles").glob("*.txt"))]
+    main(given or default, per_article=not only_scaling, scale=only_scaling or not given)

@@ -23,14 +23,17 @@ from quiz.models import Article
 
 #: The most questions drafted for one review: each is a fieldset of a dozen inputs.
 MAX_DRAFTS = 40
-#: The longest article drafted in a request. Drafting time grows faster than the article (about
-#: 1 s for 64 KiB of news, 14 s for 320 KB, over 3 minutes for 1 MB), and a request holds its
-#: worker, with every classroom stream on it, until it is done. ``quiz generate`` takes
-#: articles up to :data:`quiz.generator.MAX_ARTICLE_BYTES`.
-MAX_ARTICLE_BYTES = min(64 * 1024, generator.MAX_ARTICLE_BYTES)
-#: The other articles in play lend wrong choices, and each is analysed again for every draft:
-#: the newest are taken up to this many characters in all, none longer than an article drafted here.
-OTHER_TEXTS_MAX_LENGTH = 4 * MAX_ARTICLE_BYTES
+#: The longest article drafted in a request. A request holds its worker, with every classroom
+#: stream on it, until it is done, and gunicorn ends a worker that takes 30 s. Drafting time
+#: grows in step with the article (about 0.3 s for 64 KiB of news, 5 s for 1 MiB); with the other
+#: articles in play (see :data:`OTHER_TEXTS_MAX_LENGTH`), an article this long is drafted in
+#: about 1.5 s, 3 s at most on a busy two-core server: a tenth of the 30 s. ``quiz generate``
+#: takes articles up to :data:`quiz.generator.MAX_ARTICLE_BYTES`.
+MAX_ARTICLE_BYTES = min(96 * 1024, generator.MAX_ARTICLE_BYTES)
+#: The other articles in play lend wrong choices, and each is analysed for every draft (for the
+#: whole of this budget, more work than the article itself): the newest are taken up to this many
+#: characters in all, none longer than an article drafted here.
+OTHER_TEXTS_MAX_LENGTH = 256 * 1024
 #: A quiz's title is at most this long (an article's may be longer).
 TITLE_MAX_LENGTH = 200
 

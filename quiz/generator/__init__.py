@@ -6,6 +6,10 @@ text stored as the article), :mod:`~quiz.generator.sentences`, :mod:`~quiz.gener
 :mod:`~quiz.generator.templates`, :mod:`~quiz.generator.distractors` and
 :mod:`~quiz.generator.validation`; :mod:`~quiz.generator.drafting` runs them in turn.
 Everything is deterministic and uses nothing but the standard library.
+
+Drafting time grows in step with the article: no stage reads the whole article again for each
+sentence, name, fact or question. What they look up many times is indexed once, with the
+article (:meth:`~quiz.generator.facts.Article.derived`) or in :mod:`~quiz.generator.spans`.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ writing it the same way. Dates and numbers are shown in order; which of them is 
 follows the ``seed`` the drafting passes (it turns with each question), so that it is not
 always the middle or the largest. Names are placed by the same seed.
 
+Each article's values and names are indexed once (see :class:`Lenders`): a question looks up
+the values nearest its answer and the names of its kind and sort, rather than reading every
+fact of every article, so that drafting time grows with the article and not with its square.
+
 Changed values stay plausible: a duration moves to another common value of its unit ("12-hour",
 "48-hour", never "25-hour"), and a count of things is never "one" before a plural. Names come
 only from entities of the answer's sort (no court among companies, no city among countries)
@@ -15,8 +19,10 @@ people known to be of it are offered.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -62,24 +68,50 @@ def choose(
 ) -> list[str]:
     """The choices for a question on ``fact``: the answer and up to three distractors, in the
     order to show them. People of the other gender than the answer's are never offered; with
-    ``known_gender`` (the question speaks of a gender), only people known to share it are."""
+    ``known_gender`` (the question speaks of a gender), only people known to share it are.
+
+    Pass the same :class:`Lenders` as ``others`` for every question of an article: what they
+    lend is then indexed once, not for each question.
+    """
+    lenders = others if isinstance(others, Lenders) else Lenders(others)
     if FACT_KINDS[fact.kind].numeric and fact.form is not None:
-        return _numeric_choices(fact, article, others, seed, fits)
-    return _name_choices(fact, article, others, seed, fits, known_gender)
+        return _numeric_choices(fact, article, lenders, seed, fits)
+    return _name_choices(fact, article, lenders, seed, fits, known_gender)
 
 
 def distinct(text: str, chosen: Iterable[str]) -> bool:
     """Neither equal to nor containing (as whole words) any of ``chosen``, ignoring case."""
-    key = fold(text).casefold()
+    key = _key(text)
     for other in chosen:
-        other_key = fold(other).casefold()
-        if key == other_key or _contains(key, other_key) or _contains(other_key, key):
+        other_key = _key(other)
+        if key == other_key or contains_words(key, other_key) or contains_words(other_key, key):
             return False
     return True
 
 
-def _contains(outer: str, inner: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(inner)}(?!\w)", outer) is not None
+@functools.lru_cache(maxsize=4096)
+def _key(text: str) -> str:
+    """A choice as compared with others: folded, ignoring case. The same few texts are compared
+    again for each of a question's choices and turns."""
+    return fold(text).casefold()
+
+
+def contains_words(outer: str, inner: str) -> bool:
+    """Whether ``inner`` occurs in ``outer`` with no word character (``\\w``) right before or
+    after it, as ``re.search(rf"(?<!\\w){re.escape(inner)}(?!\\w)", outer)`` finds; without
+    compiling a pattern for every text compared."""
+    at = outer.find(inner)
+    while at >= 0:
+        end = at + len(inner)
+        if (at == 0 or not _is_word(outer[at - 1])) and (end == len(outer) or not _is_word(outer[end])):
+            return True
+        at = outer.find(inner, at + 1)
+    return False
+
+
+def _is_word(character: str) -> bool:
+    """What ``\\w`` matches in a ``str`` pattern: a letter, digit or number of any script, or "_"."""
+    return character.isalnum() or character == "_"
 
 
 # Dates and numbers ------------------------------------------------------------------------
@@ -113,7 +145,13 @@ def _restyled(answer: Form, other: Form | None) -> Form | None:
 def _plausible(kind: str, answer: Form, other: Form) -> bool:
     if isinstance(answer, DateForm) and isinstance(other, DateForm):
         return abs((answer.year or 2000) - (other.year or 2000)) <= _YEAR_SPREAD["date"]
-    value, other_value = _value(answer), _value(other)
+    return _plausible_value(kind, answer, _value(other))
+
+
+def _plausible_value(kind: str, answer: Form, other_value: Decimal) -> bool:
+    """Whether a number (not a date) of ``other_value`` is plausible beside ``answer``. The
+    plausible values are one interval around the answer's."""
+    value = _value(answer)
     if _percent(answer) and value <= 100 < other_value:
         return False  # "62% of the vote" has no "124%" beside it
     if kind in _YEAR_SPREAD:
@@ -174,6 +212,18 @@ def _changed(kind: str, form: Form) -> Iterable[Form]:
             yield changed
 
 
+@functools.lru_cache(maxsize=1024)
+def _changed_choices(kind: str, form: Form, below: bool) -> tuple[Candidate, ...]:
+    """The candidates :func:`_changed` makes below (or above) the answer, the closest first:
+    the same for each turn a question takes at its choices."""
+    value = _value(form)
+    changed = [Candidate(changed.render(), _value(changed), 2) for changed in _changed(kind, form)]
+    return tuple(sorted(
+        (c for c in changed if (c.value < value if below else c.value > value)),  # type: ignore[operator]
+        key=lambda c: abs(value - c.value),  # type: ignore[operator]
+    ))
+
+
 def _rounded_like(value: Decimal, answer: Decimal, decimals: int) -> Decimal:
     """A changed value rounded as coarsely as the answer is ("6,000" gives thousands)."""
     if decimals:
@@ -184,29 +234,22 @@ def _rounded_like(value: Decimal, answer: Decimal, decimals: int) -> Decimal:
     return (value / step).quantize(Decimal(1)) * step
 
 
-def _numeric_choices(fact: Fact, article: Article, others: Sequence[Article], seed: int, fits: Fits) -> list[str]:
+def _numeric_choices(fact: Fact, article: Article, lenders: Lenders, seed: int, fits: Fits) -> list[str]:
     answer_form = fact.form
     assert answer_form is not None
     answer_value = _value(answer_form)
-    candidates: list[Candidate] = []
     # Another count is a choice only when it counts the same things: 12 horses are no number
     # of firefighters.
-    counts = counted_noun(article, fact)
-    pooled = [(article, other) for other in article.facts] + [(text, other) for text in others for other in text.facts]
-    for pool, other in pooled:
-        source = 0 if pool is article else 1
-        if other.kind != fact.kind or other.form is None or counted_noun(pool, other) != counts:
-            continue
-        restyled = _restyled(answer_form, other.form)
-        if isinstance(restyled, NumberForm) and fact.kind != "year" and not restyled.words:
-            restyled = replace(restyled, commas=True)
-        if restyled is not None and _plausible(fact.kind, answer_form, restyled):
-            candidates.append(Candidate(restyled.render(), _value(restyled), source))
-    candidates += [Candidate(changed.render(), _value(changed), 2) for changed in _changed(fact.kind, answer_form)]
-    below = sorted((c for c in candidates if c.value is not None and c.value < answer_value),
-                   key=lambda c: (c.source, answer_value - c.value))  # type: ignore[operator]
-    above = sorted((c for c in candidates if c.value is not None and c.value > answer_value),
-                   key=lambda c: (c.source, c.value - answer_value))  # type: ignore[operator]
+    key = _lending_key(fact.kind, answer_form, counted_noun(article, fact))
+
+    def side(below: bool) -> Iterator[Candidate]:
+        """The candidates below (or above) the answer: this article's, the other articles',
+        then changed values, each the closest first. Read only as far as ``take`` needs."""
+        for source, lendable in enumerate(_lendables(article, lenders)):
+            yield from _lent_values(fact.kind, answer_form, lendable.walk(key, answer_value, below), source)
+        yield from _changed_choices(fact.kind, answer_form, below)
+
+    below, above = _Unrolled(side(below=True)), _Unrolled(side(below=False))
     wanted_below = seed % CHOICES
     chosen: list[Candidate] = []
     texts = [fact.text]
@@ -214,7 +257,7 @@ def _numeric_choices(fact: Fact, article: Article, others: Sequence[Article], se
     # Among "6.3 days", a "7.0 days" reads as made up and leaves the answer the only real figure.
     real_decimals = isinstance(answer_form, NumberForm) and answer_form.decimals > 0 and not re.search(r"\.0+(?!\d)", fact.text)
 
-    def take(pool: list[Candidate], count: int) -> None:
+    def take(pool: Iterable[Candidate], count: int) -> None:
         for candidate in pool:
             if count <= 0:
                 return
@@ -232,12 +275,50 @@ def _numeric_choices(fact: Fact, article: Article, others: Sequence[Article], se
     return [candidate.text for candidate in ordered]
 
 
+def _lent_values(kind: str, answer: Form, walk: Iterator[tuple[Decimal, Form]], source: int) -> Iterator[Candidate]:
+    """The values of a :meth:`_Lendable.walk` written as ``answer`` is, while they stay plausible."""
+    for value, form in walk:
+        if isinstance(answer, DateForm):
+            restyled = _restyled(answer, form)
+            if restyled is None:
+                continue
+            if not _plausible(kind, answer, restyled):
+                return  # plausible values are one interval around the answer's: none further out
+        else:
+            if not _plausible_value(kind, answer, value):
+                return
+            restyled = _restyled(answer, form)
+            if restyled is None:
+                continue
+        if isinstance(restyled, NumberForm) and kind != "year" and not restyled.words:
+            restyled = replace(restyled, commas=True)
+        yield Candidate(restyled.render(), _value(restyled), source)
+
+
+class _Unrolled:
+    """The items of an iterator, produced as they are first read and kept for reading again."""
+
+    def __init__(self, items: Iterator[Candidate]):
+        self._items = items
+        self._read: list[Candidate] = []
+
+    def __iter__(self) -> Iterator[Candidate]:
+        at = 0
+        while True:
+            if at == len(self._read):
+                item = next(self._items, None)
+                if item is None:
+                    return
+                self._read.append(item)
+            yield self._read[at]
+            at += 1
+
+
 # Names ----------------------------------------------------------------------------------
 
 
-def _name_form(entity: Entity, words: int) -> str:
-    """The entity's name as written in the article, closest in length to the answer's."""
-    forms = sorted({mention.text for mention in entity.mentions})
+def _name_form(forms: Sequence[str], words: int) -> str:
+    """Of the ways an entity is written in its article, the closest in length to the answer's."""
     return min(forms, key=lambda text: (abs(len(text.split()) - words), -len(text), text))
 
 
@@ -250,30 +331,141 @@ def _sort(entity: Entity) -> str | None:
 
 
 def _name_choices(
-    fact: Fact, article: Article, others: Sequence[Article], seed: int, fits: Fits, known_gender: bool
+    fact: Fact, article: Article, lenders: Lenders, seed: int, fits: Fits, known_gender: bool
 ) -> list[str]:
     words = len(fact.text.split())
     answer = article.entity(fact.entity)
     sort = _sort(answer) if answer is not None else None
-    candidates: list[Candidate] = []
-    for source, pool in enumerate([article, *others]):
-        entities = sorted(
-            (entity for entity in pool.entities if entity.kind == fact.kind and _sort(entity) == sort),
-            key=lambda entity: (-len(entity.mentions), entity.mentions[0].start),
-        )
-        for entity in entities:
-            if pool is article and entity.name == fact.entity:
-                continue
-            if known_gender and (fact.gender is None or entity.gender != fact.gender):
-                continue  # the question speaks of a gender: only people known to be of it
-            if fact.gender and entity.gender and entity.gender != fact.gender:
-                continue
-            candidates.append(Candidate(_name_form(entity, words), None, min(source, 1)))
     chosen: list[str] = []
-    for candidate in candidates:
+    for lendable in _lendables(article, lenders):
         if len(chosen) == CHOICES - 1:
             break
-        if fits(candidate.text) and distinct(candidate.text, [fact.text, *chosen]):
-            chosen.append(candidate.text)
+        for pool, entity, forms in lendable.names(fact.kind, sort, fact.gender, known_gender):
+            if len(chosen) == CHOICES - 1:
+                break
+            if pool is article and entity.name == fact.entity:
+                continue
+            text = _name_form(forms, words)
+            if fits(text) and distinct(text, [fact.text, *chosen]):
+                chosen.append(text)
     position = seed % (len(chosen) + 1)
     return [*chosen[:position], fact.text, *chosen[position:]]
+
+
+# What articles lend -----------------------------------------------------------------------
+
+
+class Lenders(tuple[Article, ...]):
+    """Other articles whose values and names may serve as wrong choices, in the order to use them."""
+
+    @functools.cached_property
+    def lendable(self) -> _Lendable:
+        """What they lend, indexed together when a question first needs it."""
+        return _Lendable(self)
+
+
+def _lendables(article: Article, lenders: Lenders) -> Iterator[_Lendable]:
+    """What the article lends, then what the other articles lend, only when it is read."""
+    yield article.derived(_own)
+    if lenders:
+        yield lenders.lendable
+
+
+def _own(article: Article) -> _Lendable:
+    return _Lendable([article])
+
+
+def _lending_key(kind: str, form: Form, counts: str | None) -> tuple[object, ...]:
+    """Which values can stand in for ``form``'s: those :func:`_restyled` can write in its style
+    (a date needs the parts the answer shows; a number, its currency, scale and unit), of
+    the same kind, counting the same things."""
+    if isinstance(form, DateForm):
+        return (kind, DateForm, counts, form.year is not None, form.day is not None)
+    if isinstance(form, ClockForm):
+        return (kind, ClockForm, counts)
+    return (kind, NumberForm, counts, form.prefix, form.scale, form.unit.strip(" -").rstrip("s"))
+
+
+#: A date of no particular style with each combination of parts, to find the dates that can be
+#: written with them and their value so written.
+_DATE_SHAPES = {
+    (has_year, has_day): DateForm(2000 if has_year else None, 1, 1 if has_day else None, "", abbreviated=False)
+    for has_year in (False, True)
+    for has_day in (False, True)
+}
+
+
+class _Lendable:
+    """What some articles can lend as wrong choices, indexed once so that a question looks its
+    candidates up rather than reading every fact and name: their values sorted by how they can
+    be written, their names by kind, sort and gender. An article's own is kept with it (see
+    :meth:`Article.derived`); the other articles' with their :class:`Lenders`."""
+
+    def __init__(self, articles: Sequence[Article]):
+        self._articles = articles
+        self._forms: dict[tuple[object, ...], list[Form]] = {}
+        for article in articles:
+            for fact in article.facts:
+                if FACT_KINDS[fact.kind].numeric and fact.form is not None:
+                    key = _lending_key(fact.kind, fact.form, counted_noun(article, fact))
+                    if isinstance(fact.form, DateForm):
+                        key = key[:3]  # which dates fit depends on the answer's parts: see values()
+                    self._forms.setdefault(key, []).append(fact.form)
+        self._values: dict[tuple[object, ...], tuple[list[Decimal], list[Form]]] = {}
+        self._names: dict[tuple[object, ...], list[tuple[Article, Entity, tuple[str, ...]]]] = {}
+
+    def values(self, key: tuple[object, ...]) -> tuple[list[Decimal], list[Form]]:
+        """The distinct values (sorted) of the facts :func:`_lending_key` gives ``key``, as
+        the answer's style would write them, each with the first form stating it. A value is
+        one text however often it is stated, so it is offered (or passed over) once."""
+        if key not in self._values:
+            first: dict[Decimal, Form] = {}
+            if key[1] is DateForm:
+                shape = _DATE_SHAPES[key[3], key[4]]  # type: ignore[index]
+                for form in self._forms.get(key[:3], ()):
+                    written = _restyled(shape, form)
+                    if written is not None:
+                        first.setdefault(_value(written), form)
+            else:
+                for form in self._forms.get(key, ()):
+                    first.setdefault(_value(form), form)
+            ordered = sorted(first)
+            self._values[key] = (ordered, [first[value] for value in ordered])
+        return self._values[key]
+
+    def walk(self, key: tuple[object, ...], answer_value: Decimal, below: bool) -> Iterator[tuple[Decimal, Form]]:
+        """(value, form) below (or above) ``answer_value``, closest first; read only as far as needed."""
+        values, forms = self.values(key)
+        if below:
+            for at in range(bisect.bisect_left(values, answer_value) - 1, -1, -1):
+                yield values[at], forms[at]
+        else:
+            for at in range(bisect.bisect_right(values, answer_value), len(values)):
+                yield values[at], forms[at]
+
+    def names(
+        self, kind: str, sort: str | None, gender: str | None, known_gender: bool
+    ) -> list[tuple[Article, Entity, tuple[str, ...]]]:
+        """The entities of ``kind`` and ``sort`` (see :func:`_sort`) a question on a person of
+        ``gender`` may offer: article by article, the most mentioned first, each with its
+        article and the ways it is written there."""
+        key = (kind, sort, gender, known_gender)
+        if key not in self._names:
+            every = self._names.get((kind, sort))
+            if every is None:
+                every = self._names[(kind, sort)] = [
+                    (article, entity, tuple(sorted({mention.text for mention in entity.mentions})))
+                    for article in self._articles
+                    for entity in sorted(
+                        (entity for entity in article.entities if entity.kind == kind and _sort(entity) == sort),
+                        key=lambda entity: (-len(entity.mentions), entity.mentions[0].start),
+                    )
+                ]
+            self._names[key] = [
+                (article, entity, forms) for article, entity, forms in every
+                # When the question speaks of a gender, only people known to be of it; never
+                # people of the other gender than the answer's.
+                if not (known_gender and (gender is None or entity.gender != gender))
+                and not (gender and entity.gender and entity.gender != gender)
+            ]
+        return self._names[key]

@@ -6,7 +6,7 @@ import functools
 import re
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +38,7 @@ class Outcome:
 def draft_outcomes(text: str, *, other_texts: Sequence[str] = ()) -> tuple[Article, list[Outcome]]:
     """Every fact of the (already plain) ``text`` with its checked question or the reasons it has none."""
     article = analyse(text)
-    others = [analyse(plain_text(other)) for other in other_texts]
+    others = distractors.Lenders(analyse(plain_text(other)) for other in other_texts)
     outcomes = []
     # The answer's place among the choices is spread over every place rather than left to
     # chance: each question takes, of the arrangements its values allow ("two" has no two
@@ -77,7 +77,7 @@ def _fits(draft: Draft):
     prompt = fold(draft.prompt).casefold()
 
     def fits(text: str) -> bool:
-        if re.search(rf"(?<!\w){re.escape(fold(text).casefold())}(?!\w)", prompt):
+        if distractors.contains_words(prompt, fold(text).casefold()):
             return False  # a choice the prompt names is plainly not the answer
         if article_word and indefinite_article(text) != indefinite_article(draft.answer):
             return False
@@ -144,13 +144,72 @@ def guess_difficulty(candidate: Candidate, article: Article) -> str:
     """Easy when the answer is repeated or comes early; hard when its choices are close values
     made up for it, or it comes from late in a long article; medium otherwise."""
     fact = candidate.draft.fact
-    mentions = _folded(article.text).count(fold(fact.text).casefold())
     position = fact.start / max(len(article.text), 1)
-    if mentions > 1 or position < 0.15:
+    if position < 0.15 or _repeated(article, fold(fact.text).casefold()):
         return "easy"
     if FACT_KINDS[fact.kind].numeric and fact.kind not in ("year",) and position > 0.5:
         return "hard"
     return "medium"
+
+
+def _repeated(article: Article, part: str) -> bool:
+    """Whether the article (folded) holds ``part`` twice: ``text.count(part) > 1``."""
+    repeated = article.derived(_repeated_facts)
+    if part in repeated:
+        return repeated[part]
+    return _twice(_folded(article.text), part)
+
+
+def _repeated_facts(article: Article) -> dict[str, bool]:
+    """Whether the article holds each of its facts' texts (folded) twice, all found at once."""
+    parts = {fold(fact.text).casefold() for fact in article.facts}
+    found = repeated_parts(_folded(article.text), parts)
+    return {part: part in found for part in parts}
+
+
+#: Parts at least this long are found by their first characters, all in one pass over the text.
+_PREFIX = 4
+_CHUNK = 1 << 16
+
+
+def repeated_parts(text: str, parts: Iterable[str]) -> set[str]:
+    """The ``parts`` that occur in ``text`` twice without overlapping (``text.count(part) > 1``).
+
+    One pass over the text looks for every part at once, where searching the text for each part
+    would take as many passes as there are parts, and a long article has a part for every
+    question. Parts shorter than :data:`_PREFIX` ("40", "two") are searched for one by one:
+    there are few, and most occur early and often.
+    """
+    repeated: set[str] = set()
+    by_prefix: dict[str, list[str]] = {}
+    for part in sorted(set(parts)):
+        if len(part) < _PREFIX:
+            if _twice(text, part):
+                repeated.add(part)
+        else:
+            by_prefix.setdefault(part[:_PREFIX], []).append(part)
+    first_end: dict[str, int] = {}
+    starts = len(text) - _PREFIX + 1
+    for chunk in range(0, starts, _CHUNK):
+        found = [at for at in range(chunk, min(chunk + _CHUNK, starts)) if text[at : at + _PREFIX] in by_prefix]
+        for at in found:
+            for part in by_prefix[text[at : at + _PREFIX]]:
+                if part in repeated or not text.startswith(part, at):
+                    continue
+                end = first_end.get(part)
+                if end is None:
+                    first_end[part] = at + len(part)
+                elif at >= end:
+                    repeated.add(part)
+    return repeated
+
+
+def _twice(text: str, part: str) -> bool:
+    """``text.count(part) > 1``, stopping at the second."""
+    if not part:
+        return text.count(part) > 1
+    first = text.find(part)
+    return first >= 0 and text.find(part, first + len(part)) >= 0
 
 
 def _entry(candidate: Candidate, article: Article, used: set[str]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from quiz.generator.numbers import MONTHS
 from quiz.generator.sentences import Sentence
@@ -196,8 +197,10 @@ class Entity:
         return max(counts, key=lambda text: (counts[text], len(text), text))
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
+    """A word of a sentence (with the period of "Inc." or "U.S."), the article's offsets; a tuple,
+    since an article has one for every word."""
+
     start: int
     end: int
     text: str
@@ -208,19 +211,26 @@ def find_entities(text: str, sentences: Sequence[Sentence]) -> list[Entity]:
     """The named entities of the article, each with a kind (or None when no cue decided it)."""
     vocabulary = {token.lower() for token in _TOKEN.findall(text) if token[:1].islower()}
     entities: dict[str, Entity] = {}
-    # A first pass collects the names written on their own, to split runs of two names.
-    known = {
-        mention.text
-        for sentence in sentences
-        for mention, _, _ in _sentence_mentions(text, sentence, vocabulary, set())
-    }
+    # A first pass reads the mentions of every run of capitalised words as it stands, and so
+    # the names written on their own, to split runs of two names; the runs no such name splits
+    # keep the mentions read then.
+    read = []
     for sentence in sentences:
-        for mention, votes, gender in _sentence_mentions(text, sentence, vocabulary, known):
-            entity = entities.setdefault(mention.text, Entity(mention.text))
-            entity.mentions.append(mention)
-            entity.votes.update(votes)
-            if gender:
-                entity.genders[gender] += 5  # a role word outweighs pronouns that may mean someone else
+        tokens, runs = _capitalised_runs(text, sentence, vocabulary)
+        read.append((sentence, tokens, [(run, _run_mentions(text, sentence, tokens, run, vocabulary)) for run in runs]))
+    known = {mention.text for _, _, runs in read for _, mentions in runs for mention, _, _, _ in mentions}
+    for sentence, tokens, runs in read:
+        for run, mentions in runs:
+            pieces = _split_at_known_names(tokens, [run], known)
+            if len(pieces) > 1:
+                mentions = [mention for piece in pieces for mention in _run_mentions(text, sentence, tokens, piece, vocabulary)]
+            for mention, votes, gender, part in mentions:
+                votes.update(_cues(text, tokens, part))
+                entity = entities.setdefault(mention.text, Entity(mention.text))
+                entity.mentions.append(mention)
+                entity.votes.update(votes)
+                if gender:
+                    entity.genders[gender] += 5  # a role word outweighs pronouns that may mean someone else
     _link_reordered_names(entities)
     _link_short_names(entities)
     _link_acronyms(entities)
@@ -262,17 +272,19 @@ def _is_capitalised(token: _Token, at_start: bool, vocabulary: set[str]) -> bool
     return True
 
 
-def _sentence_mentions(
-    text: str, sentence: Sentence, vocabulary: set[str], known: set[str]
-) -> list[tuple[Mention, Counter[str], str | None]]:
+def _capitalised_runs(text: str, sentence: Sentence, vocabulary: set[str]) -> tuple[list[_Token], list[list[int]]]:
+    """The tokens of a sentence's story (after its dateline), and the runs of them that may be names."""
     tokens = [token for token in _tokens(text, sentence) if token.start >= sentence.start + sentence.body]
     runs: list[list[int]] = []
     current: list[int] = []
     for index, token in enumerate(tokens):
         gap = text[tokens[index - 1].end : token.start] if index else ""
-        at_start = index == 0 or bool(re.search(r"[\"“‘(:—–]\s*$", gap))
         joined = bool(current) and gap == " " and not tokens[current[-1]].possessive
-        if _is_capitalised(token, at_start, vocabulary) and token.text not in _CONNECTORS:
+        # Most words have no capital, and so no need to be looked at further (see _is_capitalised).
+        capitalised = token.text[:1].isupper() and token.text not in _CONNECTORS and _is_capitalised(
+            token, index == 0 or (gap != " " and bool(_OPENS_BEFORE.search(gap))), vocabulary
+        )
+        if capitalised:
             if joined:
                 current.append(index)
             else:
@@ -287,27 +299,38 @@ def _sentence_mentions(
             current = []
     if current:
         runs.append(current)
+    return tokens, _merge_possessive_organisations(tokens, runs, text)
+
+
+#: What leaves the next word at the start of a clause: an opening quote or bracket, a colon, a dash.
+_OPENS_BEFORE = re.compile(r"[\"“‘(:—–]\s*$")
+
+
+def _run_mentions(
+    text: str, sentence: Sentence, tokens: list[_Token], run: list[int], vocabulary: set[str]
+) -> list[tuple[Mention, Counter[str], str | None, list[int]]]:
+    """The names a run of capitalised words mentions, with the votes for their kinds its titles
+    give (the cues around them are read by :func:`_cues`), the gender a role word gives them,
+    and their tokens."""
     mentions = []
-    for run in _split_at_known_names(tokens, _merge_possessive_organisations(tokens, runs, text), known):
-        for part, votes, gender in _split_run(tokens, run, text, vocabulary):
-            while part and tokens[part[-1]].text in _CONNECTORS:
-                part = part[:-1]
-            while part and tokens[part[0]].text in (_CONNECTORS | {"The"}):
-                part = part[1:]
-            if not part:
-                continue
-            first, last = tokens[part[0]], tokens[part[-1]]
-            if len(part) > 1 and all(tokens[i].text.isupper() for i in part):
-                continue  # a dateline such as "NEW YORK"
-            if len(part) == 1 and (first.text in _ROLE_ACRONYMS or first.text in _NAME_SUFFIXES):
-                continue
-            if last.text.isupper() and re.match(r" \d", text[last.end : last.end + 2]):
-                continue  # a designation such as "LHS 3844 b", not a name
-            if _in_parentheses(text, first.start, last.end):
-                continue  # a ticker symbol or an aside
-            mention = Mention(first.start, last.end, text[first.start : last.end], sentence.index)
-            votes.update(_cues(text, tokens, part))
-            mentions.append((mention, votes, gender))
+    for part, votes, gender in _split_run(tokens, run, text, vocabulary):
+        while part and tokens[part[-1]].text in _CONNECTORS:
+            part = part[:-1]
+        while part and tokens[part[0]].text in (_CONNECTORS | {"The"}):
+            part = part[1:]
+        if not part:
+            continue
+        first, last = tokens[part[0]], tokens[part[-1]]
+        if len(part) > 1 and all(tokens[i].text.isupper() for i in part):
+            continue  # a dateline such as "NEW YORK"
+        if len(part) == 1 and (first.text in _ROLE_ACRONYMS or first.text in _NAME_SUFFIXES):
+            continue
+        if last.text.isupper() and re.match(r" \d", text[last.end : last.end + 2]):
+            continue  # a designation such as "LHS 3844 b", not a name
+        if _in_parentheses(text, first.start, last.end):
+            continue  # a ticker symbol or an aside
+        mention = Mention(first.start, last.end, text[first.start : last.end], sentence.index)
+        mentions.append((mention, votes, gender, part))
     return mentions
 
 
@@ -365,6 +388,10 @@ def _in_parentheses(text: str, start: int, end: int) -> bool:
     return opening >= 0 and closing >= 0 and ")" not in text[opening:start] and "(" not in text[end:closing]
 
 
+#: A role after a name: ", her boyfriend", ", a rival skater".
+_ROLE_AFTER = re.compile(r", (?:a|an|the|her|his|their) (?:[\w-]+ )?([\w-]+)")
+
+
 def _split_run(
     tokens: list[_Token], run: list[int], text: str, vocabulary: set[str]
 ) -> list[tuple[list[int], Counter[str], str | None]]:
@@ -411,7 +438,7 @@ def _split_run(
         first_part, first_votes, _ = parts[0]
         parts[0] = (first_part, first_votes + Counter({PERSON: 3}), ROLE_WORDS[role])
     # "Tom Reed, her boyfriend, ...": the role follows the name.
-    appositive = re.match(r", (?:a|an|the|her|his|their) (?:[\w-]+ )?([\w-]+)", text[tokens[run[-1]].end :])
+    appositive = _ROLE_AFTER.match(text, tokens[run[-1]].end)
     if appositive and ROLE_WORDS.get(appositive.group(1).lower()) and parts:
         last_part, last_votes, _ = parts[-1]
         parts[-1] = (last_part, last_votes, ROLE_WORDS[appositive.group(1).lower()])
@@ -511,10 +538,16 @@ def _link_acronyms(entities: dict[str, Entity]) -> None:
     """Fold "TESS" into "Transiting Exoplanet Survey Satellite" and "MDOT" into "Michigan Department
     of Transportation": initials stand for the one name they spell. The name's own words decide
     its kind; the initials' shape does not."""
+    # Only one-word names are folded, so the longer names, and what they spell, stay as they are.
+    spelling: dict[str, list[Entity]] = {}
+    for other in entities.values():
+        if len(other.name.split()) > 1:
+            for initials in sorted(_spelled_initials(other.name)):
+                spelling.setdefault(initials, []).append(other)
     for name in sorted(entities):
         if not re.fullmatch(r"[A-Z]{2,6}", name) or name not in entities:
             continue
-        spelled = [other for other in entities.values() if len(other.name.split()) > 1 and name in _spelled_initials(other.name)]
+        spelled = spelling.get(name, [])
         if len(spelled) == 1:
             target = spelled[0]
             target.mentions.extend(entities[name].mentions)
@@ -538,14 +571,18 @@ def _link_short_names(entities: dict[str, Entity]) -> None:
     Whitfield) is short for the first of them named, as news style has it: a relative named
     later keeps a full name.
     """
+    # Only one-word names are folded, so the longer names stay, in order, under their first and last words.
+    by_end_word: dict[str, list[Entity]] = {}
+    for other in entities.values():
+        words = other.name.split()
+        if len(words) > 1:
+            for word in dict.fromkeys((words[0], words[-1])):
+                by_end_word.setdefault(word, []).append(other)
     for name in sorted(entities, key=lambda key: (len(key.split()), key)):
         entity = entities.get(name)
         if entity is None or len(name.split()) != 1:
             continue
-        longer = [
-            other for other in entities.values()
-            if len(other.name.split()) > 1 and name in (other.name.split()[0], other.name.split()[-1])
-        ]
+        longer = list(by_end_word.get(name, ()))
         if len(longer) > 1 and all(_person_like(other) and other.name.split()[-1] == name for other in longer):
             first = min(longer, key=lambda other: other.mentions[0].start)
             if first.mentions[0].start < entity.mentions[0].start:

@@ -8,10 +8,12 @@ never overlap (a date's year is not also a year fact).
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any, TypeVar
 
 from quiz.generator.entities import ORGANISATION, PERSON, PLACE, TITLE, Entity, find_entities, main_subjects
 from quiz.generator.numbers import (
@@ -25,6 +27,9 @@ from quiz.generator.numbers import (
     parse_number,
 )
 from quiz.generator.sentences import Sentence, quotation_spans, split_sentences
+from quiz.generator.spans import Disjoint
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -109,9 +114,43 @@ class Article:
     subjects: frozenset[str]
     #: The spans of the text inside quotation marks (see :func:`sentences.quotation_spans`).
     quotations: tuple[tuple[int, int], ...] = ()
+    #: What :meth:`derived` has built, by the function that built it.
+    _derived: dict[Callable[[Any], Any], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def derived(self, build: Callable[[Article], T]) -> T:
+        """``build(self)``, built on first use and kept with the article.
+
+        Later stages look the same things up for every fact (an entity by name, the facts of a
+        sentence, what is quoted); each builds its index here once, so that a question costs a
+        lookup rather than a pass over the whole article. The article must not change after
+        :func:`analyse`, and does not.
+        """
+        try:
+            return self._derived[build]
+        except KeyError:
+            built = self._derived[build] = build(self)
+            return built
 
     def entity(self, name: str | None) -> Entity | None:
-        return next((entity for entity in self.entities if entity.name == name), None)
+        return self.derived(_entities_by_name).get(name)  # type: ignore[arg-type]
+
+    def facts_in(self, sentence: int) -> tuple[Fact, ...]:
+        """The facts of one sentence, in the article's order."""
+        return self.derived(_facts_by_sentence).get(sentence, ())
+
+
+def _entities_by_name(article: Article) -> dict[str, Entity]:
+    named: dict[str, Entity] = {}
+    for entity in article.entities:
+        named.setdefault(entity.name, entity)
+    return named
+
+
+def _facts_by_sentence(article: Article) -> dict[int, tuple[Fact, ...]]:
+    by_sentence: dict[int, list[Fact]] = {}
+    for fact in article.facts:
+        by_sentence.setdefault(fact.sentence, []).append(fact)
+    return {sentence: tuple(facts) for sentence, facts in by_sentence.items()}
 
 
 _NUMBER = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?|{WORD_NUMBER_PATTERN}"
@@ -182,7 +221,7 @@ def _number_facts(text: str) -> list[Fact]:
             continue
         if _model_number(text, match.start(), common):
             continue
-        if not _counts_things(text[match.end() :]):
+        if _plural_after(text, match.end()) is None:
             continue
         form = parse_number(match.group("number"), scale=match.group("scale") or "")
         facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, form))
@@ -190,11 +229,8 @@ def _number_facts(text: str) -> list[Fact]:
         facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, parse_clock(match.group())))
     for match in _YEAR.finditer(text):
         facts.append(Fact("year", match.group(1), match.start(1), match.end(1), -1, NumberForm(Decimal(match.group(1)))))
-    compound = [match.span() for match in _COMPOUND_TIME.finditer(text)]
-    return [
-        fact for fact in facts
-        if not any(start < fact.end and fact.start < end for start, end in compound) and not _converted(text, fact)
-    ]
+    compound = Disjoint(match.span() for match in _COMPOUND_TIME.finditer(text))
+    return [fact for fact in facts if not compound.overlaps(fact.start, fact.end) and not _converted(text, fact)]
 
 
 _UNIT_WORD = r"(?:miles?|kilometers?|kilometres?|km|feet|foot|ft|inch(?:es)?|meters?|metres?|m|cm|mm|yards?|pounds?|lbs?|kilograms?|kg|tons?|tonnes?|acres?|hectares?|mph|km/h|degrees|°[CF]?|[CF])"
@@ -233,13 +269,14 @@ def _model_number(text: str, start: int, common: set[str]) -> bool:
     return word[:1].isupper() and not opens_sentence and word.lower() not in common
 
 
-def _counts_things(after: str) -> bool:
-    """Whether the words after a number name what it counts: a plural within the next three."""
-    return _plural_after(after) is not None
+_WORD = re.compile(r"[A-Za-z-]+")
 
 
-def _plural_after(after: str) -> str | None:
-    for word in re.findall(r"[A-Za-z-]+", after)[:3]:
+def _plural_after(text: str, start: int, end: int | None = None) -> str | None:
+    """What a number before ``start`` counts: a plural among the next three words of
+    ``text[start:end]`` (only those are read, however long the text)."""
+    for match in itertools.islice(_WORD.finditer(text, start, len(text) if end is None else end), 3):
+        word = match.group()
         if word.endswith("s") and not word.endswith(("ss", "us", "is")) and word.lower() not in _NOT_PLURALS:
             return word if word.islower() else None
     return None
@@ -250,7 +287,7 @@ def counted_noun(article: Article, fact: Fact) -> str | None:
     form = fact.form
     if fact.kind != "quantity" or not isinstance(form, NumberForm) or form.unit or form.prefix or form.scale:
         return None
-    return _plural_after(article.text[fact.end : fact.end + 60])
+    return _plural_after(article.text, fact.end, fact.end + 60)
 
 
 def _entity_facts(entities: Sequence[Entity]) -> list[Fact]:
@@ -268,7 +305,9 @@ def _without_overlaps(candidates: list[Fact]) -> list[Fact]:
         candidates, key=lambda fact: (FACT_KINDS[fact.kind].priority, -(fact.end - fact.start), fact.start)
     )
     kept: list[Fact] = []
+    taken = Disjoint()
     for fact in ranked:
-        if all(fact.end <= other.start or other.end <= fact.start for other in kept):
+        if not taken.overlaps(fact.start, fact.end):
             kept.append(fact)
+            taken.add(fact.start, fact.end)
     return sorted(kept, key=lambda fact: fact.start)

@@ -76,7 +76,15 @@ def _block_line(line: str, previous: list[str]) -> str:
 _SET_ASIDE = 0xE000
 
 
+#: Every inline markup needs one of these characters (escapes, images and links, autolinks,
+#: code, emphasis, strikethrough), or a character of the range set aside: a line without any is
+#: left as it is, as most lines of an article are.
+_INLINE_MARKUP = re.compile(r"[\\\[<`*_~\ue000-\ue07f]")
+
+
 def _inline(text: str) -> str:
+    if not _INLINE_MARKUP.search(text):
+        return text
     text = _ESCAPE.sub(lambda match: chr(_SET_ASIDE + ord(match.group(1))), text)
     text = _IMAGE.sub(r"\1", text)
     text = _INLINE_LINK.sub(r"\1", text)

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from quiz.generator.spans import Disjoint
+
 MONTHS = tuple(calendar.month_name)[1:]
 _MONTH_ABBREVIATIONS = ("Jan.", "Feb.", "March", "April", "May", "June", "July", "Aug.", "Sept.", "Oct.", "Nov.", "Dec.")
 _MONTH_NUMBERS = {
@@ -90,15 +92,15 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 def find_dates(text: str) -> list[tuple[int, int, DateForm]]:
     """Dates in ``text``: (start, end, form), longest match first where patterns overlap."""
     found: list[tuple[int, int, DateForm]] = []
-    taken: list[tuple[int, int]] = []
+    taken = Disjoint()
     for pattern, template in _DATE_PATTERNS:
         for match in pattern.finditer(text):
-            if any(start < match.end() and match.start() < end for start, end in taken):
+            if taken.overlaps(match.start(), match.end()):
                 continue
             form = _date_form(match, template)
             if form is not None:
                 found.append((match.start(), match.end(), form))
-                taken.append((match.start(), match.end()))
+                taken.add(match.start(), match.end())
     return sorted(found, key=lambda item: item[0])
 
 
@@ -154,7 +156,8 @@ class NumberForm:
             return None
         if self.words and (value != int(value) or int(value) not in _NUMBER_WORDS):
             return None
-        return replace(self, value=value)
+        # What dataclasses.replace does, without its checks: drafting writes many values.
+        return NumberForm(value, self.prefix, self.words, self.commas, self.decimals, self.scale, self.unit)
 
 
 def _singular(unit: str) -> str:

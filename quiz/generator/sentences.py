@@ -28,7 +28,8 @@ ABBREVIATIONS = frozenset(
 )
 
 _CANDIDATE = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
-_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
+_NOT_SPACE = re.compile(r"\S")
+_LETTERS = re.compile(r"[A-Za-z]+")
 _OPENING = re.compile(r"[\"'“‘(\[]*[A-Z0-9]")
 
 #: Where and when a news story was filed, before it starts: a place in capitals ("NEW YORK",
@@ -86,36 +87,54 @@ def _line_spans(line: str, common: frozenset[str] = frozenset()) -> list[tuple[i
     spans = []
     start = len(line) - len(line.lstrip())
     for match in _CANDIDATE.finditer(line):
-        following = line[match.end() :].lstrip()
-        if not _OPENING.match(following) or not _ends_sentence(line, match.start(), match.group(), following, common):
+        # Where the next word starts; the line is read there rather than copied from there on, so
+        # that a long line (a whole article on one) costs no more than its sentences.
+        word = _NOT_SPACE.search(line, match.end())
+        following = word.start() if word else len(line)
+        if not _OPENING.match(line, following) or not _ends_sentence(line, match.start(), match.group(), following, common):
             continue
         spans.append((start, match.end()))
-        start = match.end() + (len(line) - match.end() - len(following))
+        start = following
     if line[start:].strip():
         spans.append((start, len(line.rstrip())))
     return spans
 
 
-def _ends_sentence(line: str, at: int, mark: str, following: str = "", common: frozenset[str] = frozenset()) -> bool:
-    """Whether the punctuation at ``at`` closes a sentence rather than an abbreviation.
+def _ends_sentence(line: str, at: int, mark: str, following: int, common: frozenset[str] = frozenset()) -> bool:
+    """Whether the punctuation at ``at`` closes a sentence rather than an abbreviation; the next
+    word starts at ``following``.
 
     After "a.m." or "p.m." a capitalised word the text also writes in lowercase starts a new
     sentence ("at 6:53 p.m. Some 50 firefighters"); a name or a weekday does not ("5 p.m. Tuesday").
     """
     if not mark.startswith(".") or mark.startswith(".."):
         return True
-    word = _WORD_BEFORE.search(line[:at])
-    if word is None:
+    token = _word_before(line, at)
+    if token is None:
         return True
-    token = word.group(1)
     if len(token) == 1 and token.isupper():
         return False  # an initial
     if token.lower() in ("a.m", "p.m"):
-        next_word = re.match(r"[A-Za-z]+", following)
+        next_word = _LETTERS.match(line, following)
         return bool(next_word) and next_word.group().lower() in common
     if "." in token:
         return False  # U.S., a.m., e.g.
     return token.lower() not in ABBREVIATIONS
+
+
+_WORD_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.")
+
+
+def _word_before(line: str, at: int) -> str | None:
+    """The word (letters and periods, from a letter) that ends at ``at`` in a line (which holds
+    no newline), as ``re.search(r"[A-Za-z][A-Za-z.]*$", line[:at])`` finds it, but read
+    backwards from ``at`` rather than searched for from the start of the line."""
+    start = at
+    while start > 0 and line[start - 1] in _WORD_CHARACTERS:
+        start -= 1
+    while start < at and line[start] == ".":
+        start += 1
+    return line[start:at] if start < at else None
 
 
 def dateline_end(sentence_text: str) -> int:

@@ -16,9 +16,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from quiz.generator.entities import GENDER_WORDS, ORGANISATION, PERSON, describes_someone
+from quiz.generator.entities import GENDER_WORDS, ORGANISATION, PERSON, Entity, describes_someone
 from quiz.generator.facts import Article, Fact
 from quiz.generator.sentences import Sentence
+from quiz.generator.spans import Enclosing
 
 BLANK = "____"
 
@@ -72,18 +73,22 @@ def _quote_for(fact: Fact, article: Article) -> tuple[str, int] | None:
 
 def cuts_quotation(article: Article, start: int, end: int) -> bool:
     """Whether the span begins or ends inside a quotation (one that runs over sentences)."""
-    return any(
-        opened < start < closed or opened < end < closed for opened, closed in article.quotations
-    )
+    quoted = article.derived(_quoted)
+    return quoted.strictly_inside(start) or quoted.strictly_inside(end)
+
+
+def _quoted(article: Article) -> Enclosing:
+    return Enclosing(article.quotations)
 
 
 def _narration(text: str, offset: int, article: Article) -> str:
     """``text`` (at ``offset`` in the article) with what is inside quotation marks blanked out."""
-    characters = list(text)
-    for opened, closed in article.quotations:
-        for at in range(max(opened, offset), min(closed, offset + len(text))):
-            characters[at - offset] = " "
-    return "".join(characters)
+    parts, at = [], offset
+    for start, end in article.derived(_quoted).covered(offset, offset + len(text)):
+        parts += [text[at - offset : start - offset], " " * (end - start)]
+        at = end
+    parts.append(text[at - offset :])
+    return "".join(parts)
 
 
 def stem_gender(text: str) -> str | None:
@@ -94,15 +99,18 @@ def stem_gender(text: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+#: Where a clause ends. A colon between digits is a time ("6:53 p.m."), not the end of a clause.
+_CLAUSE_END = re.compile(r"[;—–]\s*|\s--\s*|(?<!\d):\s*|:(?!\d)\s*|,\s+(?=(?:and|but|while|which|who)\b)")
+
+
 def _clause(text: str, fact_start: int, fact_end: int) -> tuple[str, int] | None:
-    # A colon between digits is a time ("6:53 p.m."), not the end of a clause.
-    bounds = [0] + [match.end() for match in re.finditer(r"[;—–]\s*|\s--\s*|(?<!\d):\s*|:(?!\d)\s*|,\s+(?=(?:and|but|while|which|who)\b)", text)] + [len(text)]
     # Only the opening clause stands alone; a later one lacks its subject.
-    for left, right in zip(bounds[:1], bounds[1:2]):
-        if left <= fact_start and fact_end <= right:
-            clause = text[left:right].rstrip(" ;:—–,")
-            if len(clause.split()) <= MAX_QUOTE_WORDS:
-                return clause, left
+    end = _CLAUSE_END.search(text)
+    left, right = 0, end.end() if end else len(text)
+    if left <= fact_start and fact_end <= right:
+        clause = text[left:right].rstrip(" ;:—–,")
+        if len(clause.split()) <= MAX_QUOTE_WORDS:
+            return clause, left
     return None
 
 
@@ -121,14 +129,13 @@ def _resolve_opening_pronoun(
     match = _PRONOUN.search(narration)
     name = ""
     if match is not None and not any(
-        fact.kind == PERSON and fact.sentence == sentence.index and fact.start < offset + match.start()
-        for fact in article.facts
+        fact.kind == PERSON and fact.start < offset + match.start() for fact in article.facts_in(sentence.index)
     ):
         word = match.group(1)
         person = _antecedent(article, sentence.index, _SUBJECT_PRONOUNS[word.lower()])
         if person is None:
             return None
-        name = article.entity(person).display_name  # type: ignore[union-attr]
+        name = article.derived(_display_names)[person]
         if word.lower() == "his" or (word.lower() == "her" and _possessive(sentence_text[match.end() :])):
             apostrophe = "’" if "’" in article.text else "'"
             edits.append((match.start(), match.end(), f"{name}{apostrophe}s"))
@@ -138,6 +145,12 @@ def _resolve_opening_pronoun(
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text, name
+
+
+def _display_names(article: Article) -> dict[str, str]:
+    """Each entity's :attr:`~quiz.generator.entities.Entity.display_name`, read from all its
+    mentions once rather than for every pronoun."""
+    return {entity.name: entity.display_name for entity in article.entities}
 
 
 def _possessive(after: str) -> bool:
@@ -152,15 +165,16 @@ def _antecedent(article: Article, index: int, gender: str) -> str | None:
     window = range(max(0, index - 3), index + 1)
     named: dict[str | None, str | None] = {}
     last_named: dict[str | None, int] = {}
-    for fact in article.facts:
-        if fact.kind == PERSON and fact.sentence in window:
-            named[fact.entity] = fact.gender
-            last_named[fact.entity] = fact.sentence
+    for sentence in window:
+        for fact in article.facts_in(sentence):
+            if fact.kind == PERSON:
+                named[fact.entity] = fact.gender
+                last_named[fact.entity] = fact.sentence
     matching = [name for name, known in named.items() if known in (gender, None)]
     if len(matching) == 1 and named[matching[0]] == gender:
         person, since = matching[0], last_named[matching[0]] + 1
     elif not matching:
-        subjects = [entity for entity in article.entities if entity.kind == PERSON and entity.name in article.subjects]
+        subjects = article.derived(_subject_people)
         if len(subjects) != 1 or subjects[0].gender != gender:
             return None
         person, since = subjects[0].name, window.start
@@ -169,6 +183,11 @@ def _antecedent(article: Article, index: int, gender: str) -> str | None:
     if any(describes_someone(_body(article.sentences[between])) for between in range(since, index)):
         return None
     return person
+
+
+def _subject_people(article: Article) -> list[Entity]:
+    """The people among the article's subjects."""
+    return [entity for entity in article.entities if entity.kind == PERSON and entity.name in article.subjects]
 
 
 def _body(sentence: Sentence) -> str:
@@ -200,7 +219,7 @@ def _stands_alone(text: str, article: Article | None = None) -> bool:
     first = re.match(r"[\"“‘']?([A-Za-z]+)", text)
     if text.rstrip().endswith(":"):
         return False  # it announces a list the prompt leaves out
-    if article is not None and _WHOSE.match(text) and _owners(article) > 1:
+    if article is not None and _WHOSE.match(text) and article.derived(_owners) > 1:
         return False
     if describes_someone(text):
         return False  # "The ____ has established himself ...": who?

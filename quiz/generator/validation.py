@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from quiz.bank.quotes import fold
-from quiz.generator.distractors import distinct
+from quiz.generator.distractors import contains_words, distinct
 from quiz.generator.entities import PERSON, PLACE, ROLE_WORDS, Entity
 from quiz.generator.facts import Article
 from quiz.generator.numbers import NumberForm, indefinite_article
@@ -64,7 +64,7 @@ def stem_without_answer(candidate: Candidate) -> str | None:
     """The answer, or its initials ("BTH" in "Better Than Hubble"), written in the prompt."""
     answer = _folded(candidate.draft.answer)
     prompt = candidate.draft.prompt
-    if re.search(rf"(?<!\w){re.escape(answer)}(?!\w)", _folded(prompt)):
+    if contains_words(_folded(prompt), answer):
         return "the prompt contains the answer"
     letters = candidate.draft.answer.replace(".", "")
     if re.fullmatch(r"[A-Z]{2,6}", letters) and letters in _initials(prompt):
@@ -144,6 +144,7 @@ def told_gender(draft: Draft) -> str | None:
 
 
 def _by_mention(article: Article) -> dict[str, Entity]:
+    """The entity of each name as written (the last one, should two share a mention)."""
     return {mention.text: entity for entity in article.entities for mention in entity.mentions}
 
 
@@ -161,7 +162,7 @@ def gender_gives_away(candidate: Candidate) -> str | None:
         return None
     if gender is None:
         return f"the prompt speaks of a {told} person and the answer's gender is unknown"
-    entities = _by_mention(candidate.article)
+    entities = candidate.article.derived(_by_mention)
     for choice in candidate.choices:
         if choice == draft.answer or choice not in entities:
             continue  # choices from other articles were picked by gender already
@@ -177,7 +178,7 @@ def sorts_apart(candidate: Candidate) -> str | None:
     A place whose sort nothing tells is not asked for at all: "Britain" would be offered among
     cities, and no list of places says which is which.
     """
-    entities = _by_mention(candidate.article)
+    entities = candidate.article.derived(_by_mention)
     answer = candidate.article.entity(candidate.draft.fact.entity)
     if answer is None:
         return None

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import re
 
-from quiz.generator.distractors import choose, distinct
+from quiz.generator import distractors, generate_questions
+from quiz.generator.distractors import choose, contains_words, distinct
 from quiz.generator.facts import analyse
+from tests.generator.conftest import ARTICLE_FILES
 
 TEXT = (
     "Jane Doe was born in 1980 in Boise. She won in 1994 and again in 1998. "
@@ -47,6 +50,33 @@ def test_distinct_refuses_repeats_and_containment():
     assert not distinct("March 2015", ["2015"])
     assert not distinct("two years", ["Twenty-two years"])
     assert not distinct("Block", ["Ken Block"])
+
+
+def test_whole_words_are_found_as_the_pattern_finds_them():
+    rng = random.Random(11)
+    pieces = ["a", "b", " ", "_", "é", "1", "²", "-", ".", "’", "Ⅻ", "\u0301", "ab"]
+    for _ in range(20000):
+        outer = "".join(rng.choice(pieces) for _ in range(rng.randrange(9)))
+        inner = "".join(rng.choice(pieces) for _ in range(rng.randrange(4)))
+        expected = re.search(rf"(?<!\w){re.escape(inner)}(?!\w)", outer) is not None
+        assert contains_words(outer, inner) == expected, (outer, inner)
+
+
+def test_what_the_articles_lend_is_indexed_once_for_every_question(monkeypatch):
+    """Each question looks its wrong choices up; none reads every fact and name again."""
+    indexed: list[int] = []
+    index = distractors._Lendable.__init__
+
+    def counted(self, articles):
+        indexed.append(len(articles))
+        index(self, articles)
+
+    monkeypatch.setattr(distractors._Lendable, "__init__", counted)
+    texts = [path.read_text(encoding="utf-8") for path in ARTICLE_FILES[:4]]
+    assert len(generate_questions(texts[0], other_texts=texts[1:])) > 10
+    assert indexed.count(1) == 1  # the article's own
+    assert indexed.count(3) <= 1  # the other three articles', together, when first needed
+    assert len(indexed) <= 2
 
 
 def test_durations_move_to_common_values_and_counts_never_to_one():

@@ -6,16 +6,21 @@ does) and with the others as a bank, and every question must pass what a machine
 
 from __future__ import annotations
 
+import random
 import re
+import sys
+from collections.abc import Sequence
 
 import pytest
 
 from quiz.bank import parse_bank
 from quiz.bank.quotes import fold
 from quiz.bank.yamlfile import dump_yaml
-from quiz.generator import draft_bank, generate_questions, read_article
+from quiz.generator import draft_bank, drafting, generate_questions, read_article
 from quiz.generator.entities import PERSON
+from quiz.generator.drafting import repeated_parts
 from quiz.generator.facts import analyse
+from quiz.generator.markdown import plain_text
 from quiz.generator.sentences import quotation_spans
 from quiz.generator.templates import stem_gender
 from quiz.generator.validation import LENGTH_RATIO, LENGTH_SLACK
@@ -179,3 +184,68 @@ def test_any_text_drafts_without_error():
     ]
     for text in texts:
         generate_questions(text)
+
+
+def work(text: str, other_texts: Sequence[str] = ()) -> int:
+    """How much Python runs to draft ``text``: every call and line counted. Unlike a time, the
+    count is the same on any machine, however busy."""
+    count = 0
+
+    def trace(frame, event, arg):
+        nonlocal count
+        count += 1
+        return trace
+
+    previous = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        generate_questions(text, other_texts=other_texts)
+    finally:
+        sys.settrace(previous)
+    return count
+
+
+def renamed(text: str) -> str:
+    """The same sentences about other people, places and organisations."""
+    return re.sub(r"\b([A-Z][a-z]{3,})\b", r"\1x", text)
+
+
+@pytest.mark.parametrize("layout", ["paragraphs", "one line"])
+def test_twice_the_article_is_twice_the_work(layout):
+    """No stage may read the whole article for each sentence, name, fact or question: drafting
+    1 MB once took minutes, where it takes seconds. The work of two copies of an article (the
+    second about other people) is measured against one's: work that grows as the square of the
+    article would give about three times as much, not two."""
+    joined = "\n\n".join(read_article(path.read_bytes(), str(path))[1] for path in ARTICLE_FILES[1:])
+    text = joined[: joined.rfind("\n\n", 0, 16 * 1024)]
+    if layout == "one line":
+        text = text.replace("\n", " ")
+    generate_questions(text)  # patterns compiled and caches filled once, as for any later article
+    assert work(text + "\n\n" + renamed(text)) < 2.3 * work(text)
+
+
+def test_each_article_is_analysed_once(monkeypatch):
+    analysed: list[str] = []
+    analyse_once = drafting.analyse
+    monkeypatch.setattr(drafting, "analyse", lambda text: analysed.append(text) or analyse_once(text))
+    texts = [path.read_text(encoding="utf-8") for path in ARTICLE_FILES[:4]]
+    assert generate_questions(texts[0], other_texts=texts[1:])
+    assert sorted(analysed) == sorted(plain_text(text) for text in texts)
+
+
+def test_the_article_is_searched_once_for_the_answers_it_repeats(monkeypatch):
+    """Whether an answer is repeated (an easy question) is looked up for all answers at once."""
+    searches: list[int] = []
+    search = drafting.repeated_parts
+    monkeypatch.setattr(drafting, "repeated_parts", lambda text, parts: searches.append(1) or search(text, parts))
+    _, text = read_article(ARTICLE_FILES[0].read_bytes(), "article")
+    assert {question["difficulty"] for question in generate_questions(text)} >= {"easy", "medium"}
+    assert searches == [1]
+
+
+def test_repeated_parts_are_those_the_text_counts_twice():
+    rng = random.Random(2)
+    for _ in range(5000):
+        text = "".join(rng.choice("ab c") for _ in range(rng.randrange(30)))
+        parts = {"".join(rng.choice("ab c") for _ in range(rng.randrange(8))) for _ in range(5)}
+        assert repeated_parts(text, parts) == {part for part in parts if text.count(part) > 1}
