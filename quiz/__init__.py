@@ -10,6 +10,7 @@ from quiz.paths import resource
 # Aliased so that the package attribute ``quiz.play`` stays the domain module.
 from quiz.web import auth, errors, health, reader, security
 from quiz.web import admin as admin_pages
+from quiz.web import api as api_pages
 from quiz.web import stats as stats_pages
 from quiz.web import live as live_pages
 from quiz.web import play as play_pages
@@ -24,9 +25,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(resource("static")),
     )
     config.configure(app, test_config)
+    security.trust_proxies(app)
     db.init_app(app)
     migrate.init_app(app, db, directory=str(resource("migrations")))
     csrf.init_app(app)
+    # The API reads no cookie, only bearer tokens: a cross-site form cannot act through it.
+    csrf.exempt(api_pages.bp)
     login_manager.init_app(app)
     limiter.init_app(app)
     security.init_app(app)
@@ -38,5 +42,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(live_pages.bp)
     app.register_blueprint(stats_pages.bp)
     app.register_blueprint(admin_pages.bp)
+    app.register_blueprint(api_pages.bp)
     cli.init_app(app)
     return app

@@ -14,7 +14,7 @@ from flask.cli import FlaskGroup, with_appcontext
 from flask_migrate import upgrade
 from pydantic import TypeAdapter, ValidationError
 
-from quiz import accounts
+from quiz import accounts, tokens
 from quiz.bank import Bank, BankInvalid, load_bank
 from quiz.bank.exporter import export_document
 from quiz.bank.importer import import_bank
@@ -328,6 +328,67 @@ def disable_user_command(username: str) -> None:
     accounts.disable_user(db.session, user)
     db.session.commit()
     click.echo(f"Disabled {user.username!r}; its sessions are ended.")
+
+
+@users_group.group("token")
+def token_group() -> None:
+    """API tokens: how an account's programs use the JSON API (/api/v1)."""
+
+
+@token_group.command("create")
+@click.argument("username")
+@click.option("--label", required=True, help="What the token is for, e.g. \"LMS sync\".")
+@with_appcontext
+def create_token_command(username: str, label: str) -> None:
+    """Make a token for an account and print it, once: only its hash is kept.
+
+    The token alone goes to standard output, so that TOKEN=$(quiz users token create ...) works.
+    """
+    user = _existing_user(username)
+    try:
+        record, token = tokens.create_token(db.session, user, label)
+    except tokens.TokenError as error:
+        _fail(str(error))
+    db.session.commit()
+    click.echo(token)
+    click.echo(
+        f"Token {record.id} ({record.label!r}) for {user.username!r}. Keep it secret: it is not shown again.", err=True
+    )
+
+
+@token_group.command("list")
+@click.argument("username")
+@with_appcontext
+def list_tokens_command(username: str) -> None:
+    """An account's tokens: id, first characters, label, when made, last used and revoked (UTC)."""
+    user = _existing_user(username)
+    records = tokens.tokens_of(db.session, user)
+    if not records:
+        click.echo(f"{user.username!r} has no tokens: make one with quiz users token create {user.username} --label L.")
+        return
+
+    def when(moment) -> str:
+        return moment.strftime("%Y-%m-%d %H:%M") if moment else "never"
+
+    click.echo(f"{'id':>4}  {'token':<14}  {'created':<16}  {'last used':<16}  {'revoked':<16}  label")
+    for record in records:
+        revoked = when(record.revoked_at) if record.revoked_at else "no"
+        click.echo(
+            f"{record.id:>4}  {record.prefix + '…':<14}  {when(record.created_at):<16}  {when(record.last_used_at):<16}"
+            f"  {revoked:<16}  {record.label}"
+        )
+
+
+@token_group.command("revoke")
+@click.argument("token_id", metavar="ID", type=click.IntRange(min=1, max=2**31 - 1))
+@with_appcontext
+def revoke_token_command(token_id: int) -> None:
+    """Revoke a token by its id (see quiz users token list): it stops working at once."""
+    record = tokens.revoke_token(db.session, token_id)
+    if record is None:
+        _fail(f"No token with id {token_id}.")
+    db.session.commit()
+    click.echo(f"Revoked token {record.id} ({record.label!r}) of {record.user.username!r}.")
 
 
 @click.command("serve", context_settings={"ignore_unknown_options": True})

@@ -381,3 +381,29 @@ class LivePlayer(db.Model):
     removed_at: so.Mapped[datetime | None]
 
     attempt: so.Mapped[Attempt] = so.relationship()
+
+
+class ApiToken(db.Model):
+    """A secret with which a teacher's or admin's program uses the JSON API in their name.
+
+    Only a hash is stored: the token is shown once, when it is made, and cannot be recovered.
+    """
+
+    __tablename__ = "api_token"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    user_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("user_account.id"), index=True)
+    #: What the token is for, in its owner's words ("LMS sync").
+    label: so.Mapped[str] = so.mapped_column(sa.String(100))
+    #: The token's first characters, shown in lists to tell tokens apart; too short to use.
+    prefix: so.Mapped[str] = so.mapped_column(sa.String(16))
+    #: SHA-256 of the whole token, hex. The token is random and long, so a plain hash suffices
+    #: and can be looked up directly.
+    token_hash: so.Mapped[str] = so.mapped_column(sa.String(64), unique=True)
+    created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    #: Refreshed at most once a minute, so that using a token rarely costs a write.
+    last_used_at: so.Mapped[datetime | None]
+    #: Set when revoked; the token is refused from then on, and the row kept for the record.
+    revoked_at: so.Mapped[datetime | None]
+
+    user: so.Mapped[User] = so.relationship()

@@ -5,6 +5,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from quiz.extensions import db
+from quiz.web.api import errors as api_errors
 
 _EXPLANATIONS = {
     400: "The request could not be understood.",
@@ -27,6 +28,8 @@ def _render(status: int, title: str, message: str):
 
 
 def _csrf_error(error: CSRFError):
+    if api_errors.is_api_request():  # the API answers every error in its JSON shape
+        return api_errors.json_error(error)
     return _render(
         400,
         "This form has expired",
@@ -35,12 +38,20 @@ def _csrf_error(error: CSRFError):
 
 
 def _http_error(error: HTTPException):
+    if api_errors.is_api_request():
+        return api_errors.json_error(error)
     status = error.code or 500
-    return _render(status, error.name, _EXPLANATIONS.get(status, error.description or ""))
+    # Our own refusals may carry the sentence meant for the person asking; werkzeug's and the
+    # extensions' descriptions are written for developers ("10 per 1 minute").
+    message = getattr(error, "explanation", None) or _EXPLANATIONS.get(status, error.description or "")
+    return _render(status, error.name, message)
 
 
 def _unexpected_error(error: Exception):
     # The transaction of a failed request must not leak into the next use of the session.
     db.session.rollback()
     current_app.logger.exception("unhandled error")
-    return _render(500, InternalServerError.name, "Something went wrong on our side. Please try again.")
+    if api_errors.is_api_request():
+        return api_errors.json_error(error)
+    # ``name`` is a property: read it on an instance, or the page shows "<property object ...>".
+    return _render(500, InternalServerError().name, "Something went wrong on our side. Please try again.")

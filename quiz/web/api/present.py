@@ -1,0 +1,77 @@
+"""Turning what the domain returns into the API's response models, for the views of every area."""
+
+from __future__ import annotations
+
+from flask import url_for
+
+from quiz import articles, play
+from quiz.models import Article, Attempt, Quiz
+from quiz.web.api import schemas
+
+
+def article_ref(article: Article) -> schemas.ArticleRef:
+    return schemas.ArticleRef(
+        id=article.slug, title=article.title, url=article.url, reader_url=url_for("reader.article", slug=article.slug)
+    )
+
+
+def quiz_summary(quiz: Quiz, question_count: int) -> schemas.QuizSummary:
+    return schemas.QuizSummary(
+        id=quiz.slug, title=quiz.title, description=quiz.description, question_count=question_count,
+        questions_per_attempt=quiz.questions_per_attempt, article=article_ref(quiz.article),
+    )
+
+
+def attempt(attempt: Attempt) -> schemas.Attempt:
+    return schemas.Attempt(
+        id=attempt.public_id,
+        quiz=attempt.quiz.slug,
+        question_count=attempt.question_count,
+        answered_count=attempt.answered_count,
+        correct_count=attempt.correct_count,
+        score=attempt.score,
+        difficulty=attempt.difficulty,
+        next_position=play.next_position(attempt) if attempt.finished_at is None else None,
+        started_at=attempt.started_at,
+        finished_at=attempt.finished_at,
+        duration_ms=attempt.duration_ms,
+        session_id=attempt.live_session_id,
+        retry=attempt.retry_of_id is not None,
+    )
+
+
+def source(article_slug: str, quoted: play.Source) -> schemas.SourceOut:
+    return schemas.SourceOut(
+        excerpt=quoted.excerpt,
+        anchor=quoted.anchor,
+        reader_url=url_for("reader.article", slug=article_slug, highlight=quoted.anchor, _anchor=quoted.anchor),
+        passage=passage(quoted.paragraph) if quoted.paragraph else None,
+    )
+
+
+def passage(paragraph: articles.Paragraph) -> schemas.PassageOut:
+    before, quote, after = [], [], []
+    for segment in paragraph.segments:
+        if segment.highlighted:
+            quote.append(segment.text)
+        else:
+            (after if quote else before).append(segment.text)
+    return schemas.PassageOut(paragraph=paragraph.number, before="".join(before), quote="".join(quote), after="".join(after))
+
+
+def feedback(article_slug: str, given: play.Feedback) -> schemas.Feedback:
+    return schemas.Feedback(
+        position=given.slot.position,
+        correct=given.answer.is_correct,
+        points=given.answer.points,
+        picked=[choice.number for choice in given.picked_choices],
+        correct_choices=[choice.number for choice in given.correct_choices],
+        choices=[
+            schemas.RevealedChoice(number=choice.number, text=choice.text, correct=choice.is_correct, picked=choice.picked)
+            for choice in given.choices
+        ],
+        explanation=given.revision.explanation,
+        sources=[source(article_slug, quoted) for quoted in given.sources],
+        answered_at=given.answer.answered_at,
+        elapsed_ms=given.answer.elapsed_ms,
+    )
