@@ -25,7 +25,7 @@ class ConfigError(RuntimeError):
 DEFAULTS = {
     #: "production" requires QUIZ_SECRET_KEY and secure cookies; anything else is development.
     "ENV": "development",
-    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+    "SQLALCHEMY_ENGINE_OPTIONS": {},
     "MAX_CONTENT_LENGTH": 1024 * 1024,
     "MAX_FORM_MEMORY_SIZE": 256 * 1024,
     "SESSION_COOKIE_NAME": "quiz_session",
@@ -45,8 +45,12 @@ DEFAULTS = {
     "LEADERBOARD_SIZE": 50,
     #: Seconds between two checks of the classroom sessions that event streams follow.
     "LIVE_POLL_INTERVAL": 0.2,
-    #: Wrong join codes a client may try (Flask-Limiter syntax).
+    #: Wrong join codes a phone may try (Flask-Limiter syntax), counted per player token so
+    #: that one student's typos never lock out a classroom sharing one address.
     "JOIN_LIMIT_WRONG_CODES": "10 per minute",
+    #: Wrong join codes one client address may try: a player token costs nothing to drop,
+    #: so this backs the limit above. High enough for a class all mistyping the code at once.
+    "JOIN_LIMIT_WRONG_CODES_PER_ADDRESS": "100 per minute",
     #: Where Flask-Limiter counts. "memory://" counts per process (N workers allow N times the
     #: limits); REDIS_URL, when set, replaces it so that all workers share the counts.
     "RATELIMIT_STORAGE_URI": "memory://",
@@ -58,6 +62,25 @@ DEFAULTS = {
     "LOGIN_LIMIT_PER_ADDRESS": "30 per minute",
     #: Seconds a teacher or admin stays logged in; the session cookie itself lives longer.
     "LOGIN_MAX_AGE": 12 * 3600,
+    #: How many reverse proxies in front of the app set each X-Forwarded-* header (werkzeug's
+    #: ProxyFix). 0 ignores the header, the only safe value when clients can reach the app
+    #: directly: anyone could then claim any address (and so a fresh rate-limit budget) or HTTPS.
+    #: X-Forwarded-For gives the client's address (the rate limits per address);
+    #: X-Forwarded-Proto whether it came over HTTPS (HSTS, the CSRF referrer check, links).
+    "PROXY_FIX_X_FOR": 0,
+    "PROXY_FIX_X_PROTO": 0,
+    "PROXY_FIX_X_HOST": 0,
+    "PROXY_FIX_X_PORT": 0,
+    "PROXY_FIX_X_PREFIX": 0,
+}
+
+#: ProxyFix's arguments, by the setting that gives each.
+PROXY_FIX_SETTINGS = {
+    "PROXY_FIX_X_FOR": "x_for",
+    "PROXY_FIX_X_PROTO": "x_proto",
+    "PROXY_FIX_X_HOST": "x_host",
+    "PROXY_FIX_X_PORT": "x_port",
+    "PROXY_FIX_X_PREFIX": "x_prefix",
 }
 
 
@@ -82,7 +105,11 @@ def configure(app: Flask, test_config: dict | None) -> None:
         options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
         options.setdefault("pool_size", 20)
         options.setdefault("max_overflow", 20)
+        # A server restart or an idle timeout drops pooled connections; a ping on checkout
+        # finds them. An SQLite file never goes away, so it is spared the ping.
+        options.setdefault("pool_pre_ping", True)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+    _check_proxy_settings(app)
     if app.config["ENV"] == "production":
         _require_production_settings(app)
         # Secure cookies unless explicitly turned off (plain HTTP on loopback, benchmarks).
@@ -99,6 +126,22 @@ def _require_production_settings(app: Flask) -> None:
             f"QUIZ_SECRET_KEY must be set to a random value of at least {_MIN_SECRET_KEY_LENGTH}"
             ' characters in production, e.g. python -c "import secrets; print(secrets.token_urlsafe(48))"'
         )
+
+
+def _check_proxy_settings(app: Flask) -> None:
+    for name in PROXY_FIX_SETTINGS:
+        value = app.config[name]
+        # bool is an int in Python: "true" would quietly mean one proxy.
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ConfigError(
+                f"QUIZ_{name} must be the number of proxies that set the header (0 to ignore it), not {value!r}"
+            )
+
+
+def proxy_fix_arguments(app: Flask) -> dict[str, int]:
+    """ProxyFix's arguments from the settings; empty when no proxy header is to be trusted."""
+    counts = {argument: app.config[name] for name, argument in PROXY_FIX_SETTINGS.items()}
+    return counts if any(counts.values()) else {}
 
 
 def _development_secret_key(instance_path: Path) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import PurePath
 
 from flask_wtf import FlaskForm
@@ -28,32 +27,19 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
 
-from quiz import accounts
+from quiz import accounts, nicknames
 from quiz.bank.schema import DIFFICULTIES, Identifier
 from quiz.drafts import MAX_DRAFTS, TITLE_MAX_LENGTH
 from quiz.formats import FORMATS, Format, format_for_filename, importers
 from quiz.kinds import KINDS
 from quiz.play import LENGTH_ALL, LENGTH_STANDARD
 
-NICKNAME_MAX_LENGTH = 20
-#: Unicode categories a nickname may use: letters, marks, numbers, punctuation, symbols.
-#: Controls, format characters (such as right-to-left overrides) and line breaks are refused;
-#: markup characters are allowed and always escaped on output.
-_NICKNAME_CATEGORIES = frozenset("LMNPS")
 
 
 def nickname_characters(form: FlaskForm, field: StringField) -> None:
     """WTForms validator: printable characters only (spaces inside are folded to one)."""
-    if field.data and not all(ch == " " or unicodedata.category(ch)[0] in _NICKNAME_CATEGORIES for ch in field.data):
-        raise ValidationError("Use letters, digits, punctuation and spaces only.")
-
-
-def clean_nickname(value: str | None) -> str | None:
-    """NFC-normalised with runs of spaces folded; empty means no nickname."""
-    if value is None:
-        return None
-    value = " ".join(unicodedata.normalize("NFC", value).split())
-    return value or None
+    if field.data and not nicknames.has_allowed_characters(field.data):
+        raise ValidationError(nicknames.CHARACTERS_MESSAGE)
 
 
 class StartAttemptForm(FlaskForm):
@@ -77,10 +63,10 @@ class StartAttemptForm(FlaskForm):
 class NicknameForm(FlaskForm):
     nickname = StringField(
         "Nickname",
-        filters=[clean_nickname],
+        filters=[nicknames.clean],
         validators=[
             Optional(),
-            Length(max=NICKNAME_MAX_LENGTH, message="Use at most 20 characters."),
+            Length(max=nicknames.MAX_LENGTH, message=nicknames.LENGTH_MESSAGE),
             nickname_characters,
         ],
         description="Shown on leaderboards, up to 20 characters. Leave it empty to stay off them.",
@@ -166,10 +152,10 @@ class JoinForm(FlaskForm):
     )
     nickname = StringField(
         "Nickname",
-        filters=[clean_nickname],
+        filters=[nicknames.clean],
         validators=[
             DataRequired(message="Choose a nickname."),
-            Length(max=NICKNAME_MAX_LENGTH, message="Use at most 20 characters."),
+            Length(max=nicknames.MAX_LENGTH, message=nicknames.LENGTH_MESSAGE),
             nickname_characters,
         ],
     )

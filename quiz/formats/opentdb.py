@@ -114,6 +114,10 @@ class _Reader:
         if not isinstance(value, str):
             self.error(path, "must be a text")
             return None
+        # JSON can escape half of a character ("\ud800"); such text can be neither stored nor shown.
+        if any("\ud800" <= character <= "\udfff" for character in value):
+            self.error(path, "holds an invalid character (an unpaired \\u surrogate escape)")
+            return None
         return html.unescape(value).strip()
 
 

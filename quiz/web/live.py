@@ -27,6 +27,7 @@ from quiz.forms import AnswerForm, ConfirmForm, HostActionForm, HostSessionForm,
 from quiz.models import LivePlayer, LiveSession
 from quiz.web.auth import role_required
 from quiz.web.csvfile import csv_response
+from quiz.web.play import picked_numbers
 from quiz.web.players import current_player, player_token
 
 bp = Blueprint("live", __name__)
@@ -195,12 +196,31 @@ def _client_key() -> str:
     return f"player:{player.id}" if player else f"address:{request.remote_addr}"
 
 
+def _address_key() -> str:
+    """Rate-limit key for joining from an address, whatever the cookie. Behind a proxy this
+    needs the proxy settings (QUIZ_PROXY_FIX_X_FOR), or every client shares the proxy's."""
+    return f"join-address:{request.remote_addr or 'unknown'}"
+
+
+def _wrong_code(response: Response) -> bool:
+    return response.status_code == 404
+
+
 @bp.route("/join", methods=["GET", "POST"])
 @limiter.limit(
     lambda: current_app.config["JOIN_LIMIT_WRONG_CODES"],
     key_func=_client_key,
     methods=["POST"],
-    deduct_when=lambda response: response.status_code == 404,
+    deduct_when=_wrong_code,
+)
+# Dropping the cookie gives a new player token and a fresh budget above; the address's
+# budget stays. Once it is spent every code is refused, a right one too, so that a 429
+# never tells a guesser which codes were right.
+@limiter.limit(
+    lambda: current_app.config["JOIN_LIMIT_WRONG_CODES_PER_ADDRESS"],
+    key_func=_address_key,
+    methods=["POST"],
+    deduct_when=_wrong_code,
 )
 def join():
     # Every phone gets its own player token before its first try, so that the wrong-code
@@ -243,26 +263,34 @@ def student_screen(session_id: int):
 
 @bp.post("/live/<int:session_id>/answer")
 def answer(session_id: int):
-    session, member = _membership(session_id)
+    # A classroom's answers all arrive within seconds: one query (live.seat), no ORM objects,
+    # and no form class built, unless the answer is refused.
+    seat = live.seat(db.session, session_id, player_token()) or abort(404)
+    session, member = seat
     question = live.current_question(db.session, session)
     if question is None:
-        return redirect(url_for(".student_screen", session_id=session.id), 303)
-    form = AnswerForm.for_choices(len(question.order), question.multiple)
-    if not form.validate():
+        return redirect(url_for(".student_screen", session_id=session_id), 303)
+    picked = picked_numbers(request.form.getlist("choice"), len(question.order), question.multiple)
+    if picked is None:
+        # Something a page of ours never sends: the form says what is wrong.
+        session, member = _membership(session_id)
+        form = AnswerForm.for_choices(len(question.order), question.multiple)
+        form.validate()
         view = live.student_screen(db.session, session, member)
         db.session.commit()
         return render_template("live/student.html", view=view, form=form), 422
     try:
-        live.submit(db.session, session, member, form.picked, question=question)
+        live.submit(db.session, session, member, picked, question=question)
     except live.LiveError as error:
         # 409 rather than a redirect, so that a phone's script can tell a refusal from a success.
         db.session.rollback()
         flash(str(error))
+        session, member = _membership(session_id)
         view = live.student_screen(db.session, session, member)
         db.session.commit()
         return render_template("live/student.html", view=view, form=None), 409
     db.session.commit()
-    return redirect(url_for(".student_screen", session_id=session.id), 303)
+    return redirect(url_for(".student_screen", session_id=session_id), 303)
 
 
 @bp.get("/live/<int:session_id>/events")

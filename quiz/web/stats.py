@@ -3,7 +3,7 @@ CSV downloads of every table, and the same figures as JSON."""
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 
 from flask import Blueprint, abort, jsonify, render_template, request
 from flask_login import current_user
@@ -55,7 +55,8 @@ def _filtered(quiz: Quiz) -> tuple[StatisticsFilterForm, stats.Scope]:
         session_id=int(plays.removeprefix("session-")) if plays.startswith("session-") else None,
         solo_only=plays == "solo",
         started_from=datetime.combine(form.started_from.data, time()) if form.started_from.data else None,
-        started_before=datetime.combine(until + timedelta(days=1), time()) if until else None,
+        # The day after date.max does not exist: up to the last date is no bound at all.
+        started_before=datetime.combine(until + timedelta(days=1), time()) if until and until < date.max else None,
     )
 
 

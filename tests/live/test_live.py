@@ -877,9 +877,11 @@ def test_the_student_screen_shows_their_own_answer_and_then_their_standing(new_s
     assert mine.answer.selected_mask == sum(1 << order[number - 1].position for number in picked)
     assert mine.standing is None
     assert mine.screen.results == []  # still no correctness on screen
+    assert mine.live_player.attempt.score == 1 and mine.shown_score == 0  # nor in the score
     assert live.student_screen(db.session, session, ben, now=at(3)).answer is None
 
     live.reveal(db.session, session, now=at(4))
+    assert live.student_screen(db.session, session, ana, now=at(5)).shown_score == 1
     assert live.student_screen(db.session, session, ben, now=at(5)).standing is None
     live.advance(db.session, session, now=at(6))
     ana_view = live.student_screen(db.session, session, ana, now=at(7))

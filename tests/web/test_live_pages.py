@@ -183,12 +183,17 @@ def test_a_student_who_joins_again_keeps_their_place_and_points(bundled, host):
     press(host, session_id, "start")
     page = phone_page(ana, session_id)
     submit(ana, session_id, correct_number(bundled, session_id, page), page)
-    assert "You are <strong>Ana</strong> · 1 points" in phone_page(ana, session_id)
+    # The point shows with the reveal: a score that jumped sooner would tell the answer right.
+    assert "You are <strong>Ana</strong> · 0 points" in phone_page(ana, session_id)
 
     _, again = join(bundled, code, "Someone else", ana)
     assert again.status_code == 303 and again.location == f"/live/{session_id}"
     page = phone_page(ana, session_id)
-    assert "You are <strong>Ana</strong> · 1 points" in page and "Answer received" in page
+    assert "You are <strong>Ana</strong> · 0 points" in page and "Answer received" in page
+    press(host, session_id, "close")
+    press(host, session_id, "reveal")
+    page = phone_page(ana, session_id)
+    assert "You are <strong>Ana</strong> · 1 points" in page and "Right!" in page
     with bundled.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(LivePlayer)) == 2
 
