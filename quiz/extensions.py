@@ -2,13 +2,14 @@
 
 import sqlite3
 
+import flask_limiter
+import flask_wtf.csrf
 import sqlalchemy as sa
-from flask_limiter import Limiter
+from flask import Flask, current_app, g, request, session
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
 
 # Named constraints make Alembic migrations reproducible and let SQLite's batch mode
@@ -31,6 +32,102 @@ class Base(DeclarativeBase):
 # beyond the request.
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate(render_as_batch=True)
+
+
+class CSRFProtect(flask_wtf.csrf.CSRFProtect):
+    """Flask-WTF's CSRF protection, signing and verifying each session's token once per process.
+
+    Every page with a form shows the session's CSRF secret signed with the app's key, and
+    every form sent back has that signature checked: each costs about as much as the query
+    behind a question page. The tokens never expire here (``WTF_CSRF_TIME_LIMIT`` is None),
+    so the signed token of a secret is made once, and a token once verified for a secret is
+    known good; only then are these shortcuts taken. A form is still refused unless it
+    carries the token of the very secret in its own session, as Flask-WTF requires.
+    """
+
+    #: (signing key, the session's secret) -> its signed token, as pages show it.
+    _signed: dict[tuple[str, str], str] = {}
+    #: (signing key, a signed token) -> the secret it was verified for.
+    _verified: dict[tuple[str, str], str] = {}
+    _KEPT = 10_000
+
+    def init_app(self, app: Flask) -> None:
+        super().init_app(app)
+        app.jinja_env.globals["csrf_token"] = self.token
+        app.context_processor(lambda: {"csrf_token": self.token})
+
+    def token(self) -> str:
+        """The signed CSRF token for the forms of the current page (``{{ csrf_token() }}``)."""
+        secret = session.get(current_app.config["WTF_CSRF_FIELD_NAME"])
+        if not isinstance(secret, str) or current_app.config["WTF_CSRF_TIME_LIMIT"] is not None:
+            return flask_wtf.csrf.generate_csrf()  # also makes the session's secret
+        key = (self._signing_key(), secret)
+        token = self._signed.get(key)
+        if token is None:
+            token = flask_wtf.csrf.generate_csrf()
+            _remember(self._signed, key, token)
+        return token
+
+    def protect(self, apply_exemptions: bool = False) -> None:
+        config = current_app.config
+        if (
+            request.method not in config["WTF_CSRF_METHODS"]
+            or config["WTF_CSRF_TIME_LIMIT"] is not None
+            or (apply_exemptions and (not request.endpoint or self._is_exempt()))
+        ):
+            return super().protect(apply_exemptions)
+        token = self._get_csrf_token()
+        secret = session.get(config["WTF_CSRF_FIELD_NAME"])
+        known = bool(token) and isinstance(secret, str)
+        if known and self._verified.get((self._signing_key(), token)) == secret and self._referrer_allowed():
+            g.csrf_valid = True
+            return None
+        super().protect(apply_exemptions)  # raises unless the token is right
+        if known:
+            _remember(self._verified, (self._signing_key(), token), secret)
+        return None
+
+    def _referrer_allowed(self) -> bool:
+        """Flask-WTF's check for HTTPS requests: the referrer is this site."""
+        if not (request.is_secure and current_app.config["WTF_CSRF_SSL_STRICT"]):
+            return True
+        return bool(request.referrer) and flask_wtf.csrf.same_origin(request.referrer, f"https://{request.host}/")
+
+    @staticmethod
+    def _signing_key() -> str:
+        return current_app.config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
+
+
+def _remember(cache: dict, key, value) -> None:
+    if len(cache) >= CSRFProtect._KEPT:
+        cache.clear()
+    cache[key] = value
+
+
+class Limiter(flask_limiter.Limiter):
+    """Flask-Limiter, without its search for limits on requests where none can apply.
+
+    Flask-Limiter looks in a before_request hook, on every request, for application-wide,
+    default and blueprint limits, which cost about 40 µs a request (a tenth of an answer's
+    whole cost) and found none: every limit here decorates its view, and the view's own
+    wrapper checks it (``in_middleware=False``). The hook now stands aside while no limit of
+    those other kinds is configured.
+    """
+
+    def _check_request_limit(self, callable_name: str | None = None, in_middleware: bool = True) -> None:
+        if in_middleware and not self._limits_beyond_views():
+            return
+        super()._check_request_limit(callable_name=callable_name, in_middleware=in_middleware)
+
+    def _limits_beyond_views(self) -> bool:
+        manager = self.limit_manager
+        return bool(
+            manager.application_limits or manager.default_limits
+            # Private in Flask-Limiter: should they go, the check runs as usual.
+            or getattr(manager, "_blueprint_limits", True) or getattr(self, "_meta_limits", True)
+        )
+
+
 csrf = CSRFProtect()
 login_manager = LoginManager()
 # No default limits: only views decorated with ``limiter.limit`` are limited, each with its own

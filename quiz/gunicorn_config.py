@@ -2,10 +2,19 @@
 
 gevent workers: a classroom keeps one server-sent-events stream open per phone and per
 projector, and a gevent worker holds thousands of idle streams where a thread-per-request
-worker would hold one per thread. Two workers match a two-core machine; set
-``QUIZ_WORKERS`` to the number of cores elsewhere.
+worker holds one per thread. Two workers match a two-core machine; set ``QUIZ_WORKERS`` to
+the number of cores elsewhere.
+
+Measured on a two-core machine with the load generator on the same cores (bench/answers.py,
+32 connections, SQLite; req/s of question pages / answers, two rounds each): gevent x 2
+666-955 / 544-685, gevent x 3 842-1,021 / 558-576, gthread (4 threads) x 2 854-893 /
+400-463, gthread x 3 594-963 / 417-532; with 1,000 students answering at once
+(bench/burst.py), the last answer took 1.75 s with two gevent workers and 2.0 s with three.
+A third worker brought nothing on two cores, threads no more pages and fewer answers, and
+they cannot hold a classroom's streams at all.
 
 Every setting can be overridden by environment variables: ``QUIZ_BIND``, ``QUIZ_WORKERS``,
+``QUIZ_WORKER_CLASS`` and ``QUIZ_THREADS`` (to measure other choices),
 ``QUIZ_WORKER_CONNECTIONS``.
 """
 
@@ -13,7 +22,8 @@ import os
 
 bind = os.environ.get("QUIZ_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("QUIZ_WORKERS", "2"))
-worker_class = "gevent"
+worker_class = os.environ.get("QUIZ_WORKER_CLASS", "gevent")
+threads = int(os.environ.get("QUIZ_THREADS", "4"))  # gthread workers only
 #: Open connections (streams included) one worker accepts at once.
 worker_connections = int(os.environ.get("QUIZ_WORKER_CONNECTIONS", "2000"))
 # A stream is idle for long stretches; these bound a stuck request, not an open stream.
@@ -29,3 +39,17 @@ access_log_format = (
     '"status":%(s)s,"bytes":"%(B)s","duration_us":%(D)s,"agent":"%(a)s"}'
 )
 errorlog = "-"
+
+
+def post_request(worker, req, environ, resp):
+    """Let the worker's other connections have a turn before this one's next request.
+
+    A gevent worker reads a kept-alive connection's next request at once when it has already
+    arrived, so a client that sends request after request holds the worker while others
+    wait: a tenth of a second and more at the 99th percentile in bench/answers.py. Yielding
+    here serves ready connections in turn, for about a tenth of the throughput.
+    """
+    if type(worker).__name__ == "GeventWorker":
+        import gevent
+
+        gevent.sleep(0)

@@ -58,7 +58,6 @@ SELF_PACED = "self"
 MIN_TIME_LIMIT = 5
 MAX_TIME_LIMIT = 240
 CODE_DIGITS = 6
-NICKNAME_MAX_LENGTH = 20
 
 
 class LiveError(Exception):
@@ -315,29 +314,10 @@ def _transition(session: so.Session, live: LiveSession, allowed_from: tuple[str,
     return bool(changed)
 
 
-@dataclass(frozen=True)
-class ChoiceData:
-    position: int
-    text: str
-    is_correct: bool
-
-
-@dataclass(frozen=True)
-class QuoteData:
-    position: int
-    span_start: int
-    span_end: int
-    excerpt: str
-
-
-@dataclass(frozen=True)
-class RevisionData:
-    id: int
-    kind: str
-    prompt: str
-    explanation: str
-    choices: tuple[ChoiceData, ...]
-    quotes: tuple[QuoteData, ...]
+# What a revision says, shared with solo play (and its cache: a revision never changes).
+ChoiceData = play.ChoiceData
+QuoteData = play.QuoteData
+RevisionData = play.RevisionData
 
 
 @dataclass(frozen=True)
@@ -368,7 +348,7 @@ _QUESTION_CACHE: dict[tuple[int, datetime, int], QuestionData] = {}
 _QUESTION_CACHE_SIZE = 10_000
 
 
-def current_question(session: so.Session, live: LiveSession) -> QuestionData | None:
+def current_question(session: so.Session, live: LiveSession | SessionState) -> QuestionData | None:
     if live.position < 1:
         return None
     # The creation time tells sessions apart even where ids repeat (a recreated database).
@@ -382,28 +362,26 @@ def current_question(session: so.Session, live: LiveSession) -> QuestionData | N
     return cached
 
 
-def _load_question(session: so.Session, live: LiveSession) -> QuestionData:
-    row = session.scalar(
-        sa.select(LiveQuestion)
-        .where(LiveQuestion.session_id == live.id, LiveQuestion.position == live.position)
-        .options(
-            so.joinedload(LiveQuestion.revision).selectinload(QuestionRevision.choices),
-            so.joinedload(LiveQuestion.revision).selectinload(QuestionRevision.quotes),
-            so.joinedload(LiveQuestion.question),
-        )
+_live_question = LiveQuestion.__table__
+_QUESTION_QUERY = (
+    sa.select(
+        _live_question.c.question_id, Question.__table__.c.slug, _live_question.c.revision_id,
+        QuestionRevision.__table__.c.created_at, _live_question.c.time_limit, Quiz.__table__.c.shuffle_choices,
     )
-    revision = row.revision
-    data = RevisionData(
-        revision.id, revision.kind, revision.prompt, revision.explanation,
-        tuple(ChoiceData(choice.position, choice.text, choice.is_correct) for choice in revision.choices),
-        tuple(QuoteData(quote.position, quote.span_start, quote.span_end, quote.excerpt) for quote in revision.quotes),
-    )
-    order = list(data.choices)
-    if live.quiz.shuffle_choices and data.kind != "true_false":
-        random.Random(f"{live.shuffle_seed}:{row.question_id}").shuffle(order)
-    return QuestionData(
-        live.id, row.position, row.question_id, row.question.slug, revision.id, row.time_limit, data, tuple(order)
-    )
+    .join(Question.__table__, Question.__table__.c.id == _live_question.c.question_id)
+    .join(QuestionRevision.__table__, QuestionRevision.__table__.c.id == _live_question.c.revision_id)
+    .join(Quiz.__table__, Quiz.__table__.c.id == sa.bindparam("quiz_id"))
+    .where(_live_question.c.session_id == sa.bindparam("session_id"), _live_question.c.position == sa.bindparam("position"))
+)
+
+
+def _load_question(session: so.Session, live: LiveSession | SessionState) -> QuestionData:
+    question_id, slug, revision_id, created_at, time_limit, shuffle = session.connection().execute(
+        _QUESTION_QUERY, {"quiz_id": live.quiz_id, "session_id": live.id, "position": live.position}
+    ).one()
+    data = play.revision_data(session, revision_id, created_at)
+    order = play.shuffled(data.choices, shuffle=shuffle, kind=data.kind, seed=live.shuffle_seed, question_id=question_id)
+    return QuestionData(live.id, live.position, question_id, slug, revision_id, time_limit, data, tuple(order))
 
 
 def _open_question(session: so.Session, live: LiveSession, position: int, now: datetime, allowed_from: tuple[str, ...]) -> bool:
@@ -511,29 +489,158 @@ def tick(session: so.Session, live: LiveSession, now: datetime | None = None) ->
     return False
 
 
-def close_if_everyone_answered(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
+def close_if_everyone_answered(
+    session: so.Session, live: LiveSession | SessionState, now: datetime | None = None, *, question_id: int | None = None
+) -> bool:
+    """Close the open question once every student still in the session has answered it.
+
+    This runs after every answer, so it must not count the class each time (a thousand
+    answers would make a million rows to visit). Students are looked at in the order of an
+    index, and the search stops at the first one without an answer. Each process remembers
+    where that was: every student before it has answered for good, or left, so the next
+    search starts there, and a class costs each process about one pass over its students per
+    question. A student joining moves the session's version on, which makes the search start
+    from the beginning again (checked in the same statement, so that a join committed
+    meanwhile is seen). ``question_id``, the open question's, spares a query when the caller
+    knows it.
+    """
     if live.state != QUESTION_OPEN:
         return False
-    question_id = _current_question_id(live)
-    # Both counts in one query: this runs after every answer.
-    players, answered = session.execute(
-        sa.select(sa.func.count(LivePlayer.id), sa.func.count(Answer.id))
-        .select_from(LivePlayer)
-        .outerjoin(Answer, sa.and_(Answer.attempt_id == LivePlayer.attempt_id, Answer.question_id == question_id))
-        .where(LivePlayer.session_id == live.id, LivePlayer.removed_at.is_(None))
-    ).one()
-    if answered >= players:
-        return close_question(session, live, now)
+    if question_id is None:
+        question_id = session.scalar(
+            sa.select(LiveQuestion.question_id).where(LiveQuestion.session_id == live.id, LiveQuestion.position == live.position)
+        )
+    # The creation time tells sessions apart where ids repeat (a recreated database).
+    key = (live.id, live.created_at, question_id)
+    version, from_player = _ANSWERED_BELOW.get(key, (live.version, 0))
+    unanswered = session.connection().execute(
+        _FIRST_UNANSWERED,
+        {
+            "session_id": live.id, "question_id": question_id, "version": live.version,
+            "from_player": from_player if version == live.version else 0,
+        },
+    ).first()
+    if unanswered is None:
+        _ANSWERED_BELOW.pop(key, None)
+        return close_question(session, _loaded(session, live), now)
+    if len(_ANSWERED_BELOW) >= _ANSWERED_BELOW_KEPT:
+        _ANSWERED_BELOW.clear()
+    if version != live.version or unanswered.player_id > from_player:
+        _ANSWERED_BELOW[key] = (live.version, unanswered.player_id)
     return False
 
 
+#: (session id, its creation time, question id) -> (the session's version, a player id): at
+#: that version, every student of the session with a smaller player id had answered the
+#: question, or left.
+_ANSWERED_BELOW: dict[tuple[int, datetime, int], tuple[int, int]] = {}
+_ANSWERED_BELOW_KEPT = 10_000
+_live_player = LivePlayer.__table__
+_live_session = LiveSession.__table__
+_answer = Answer.__table__
+# In the order of the unique index on (session_id, player_id), from the remembered player on,
+# unless the session's version has moved since (someone joined or left).
+_FIRST_UNANSWERED = (
+    sa.select(_live_player.c.player_id)
+    .where(
+        _live_player.c.session_id == sa.bindparam("session_id"),
+        _live_player.c.player_id >= sa.case(
+            (
+                sa.select(_live_session.c.version).where(_live_session.c.id == sa.bindparam("session_id"))
+                .scalar_subquery() == sa.bindparam("version"),
+                sa.bindparam("from_player"),
+            ),
+            else_=0,
+        ),
+        _live_player.c.removed_at.is_(None),
+        ~sa.exists().where(
+            _answer.c.attempt_id == _live_player.c.attempt_id, _answer.c.question_id == sa.bindparam("question_id")
+        ),
+    )
+    .order_by(_live_player.c.player_id)
+    .limit(1)
+)
+
+
+def _loaded(session: so.Session, live: LiveSession | SessionState) -> LiveSession:
+    return live if isinstance(live, LiveSession) else session.get(LiveSession, live.id)
+
+
 # Answering --------------------------------------------------------------------------------------
+#
+# A classroom's answers arrive all at once when a question opens, so the answer path reads what
+# it needs in one Core query (:func:`seat`) into the plain objects below, which carry the same
+# attribute names as the models; :func:`submit` takes either.
+
+
+@dataclass
+class SessionState:
+    """The columns of a :class:`LiveSession` that answering reads."""
+
+    id: int
+    created_at: datetime
+    quiz_id: int
+    pacing: str
+    scoring: str
+    state: str
+    position: int
+    shuffle_seed: int
+    question_opened_at: datetime | None
+    question_closes_at: datetime | None
+    version: int
+
+
+@dataclass
+class AttemptCounts:
+    id: int
+    question_count: int
+    answered_count: int
+
+
+@dataclass
+class Member:
+    """A student still in a session (a :class:`LivePlayer`), with their attempt's counts."""
+
+    id: int
+    streak: int
+    attempt: AttemptCounts
+
+
+_attempt = Attempt.__table__
+_player = Player.__table__
+_SEAT_QUERY = (
+    sa.select(
+        _live_session.c.id, _live_session.c.created_at, _live_session.c.quiz_id, _live_session.c.pacing,
+        _live_session.c.scoring, _live_session.c.state, _live_session.c.position, _live_session.c.shuffle_seed,
+        _live_session.c.question_opened_at, _live_session.c.question_closes_at, _live_session.c.version,
+        _live_player.c.id, _live_player.c.streak, _attempt.c.id, _attempt.c.question_count, _attempt.c.answered_count,
+    )
+    .join(_live_player, _live_player.c.session_id == _live_session.c.id)
+    .join(_player, _player.c.id == _live_player.c.player_id)
+    .join(_attempt, _attempt.c.id == _live_player.c.attempt_id)
+    .where(
+        _live_session.c.id == sa.bindparam("session_id"),
+        _player.c.token == sa.bindparam("token"),
+        _live_player.c.removed_at.is_(None),
+    )
+)
+
+
+def seat(session: so.Session, session_id: int, token: str | None) -> tuple[SessionState, Member] | None:
+    """:func:`membership_by_token` for answering: the session and the student with ``token``
+    in it, as plain objects, in one query; None if they are not (or no longer) in it."""
+    if not token:
+        return None
+    row = session.connection().execute(_SEAT_QUERY, {"session_id": session_id, "token": token}).first()
+    if row is None:
+        return None
+    return SessionState(*row[:11]), Member(row[11], row[12], AttemptCounts(*row[13:]))
 
 
 def submit(
     session: so.Session,
-    live: LiveSession,
-    live_player: LivePlayer,
+    live: LiveSession | SessionState,
+    live_player: LivePlayer | Member,
     picked: list[int],
     now: datetime | None = None,
     question: QuestionData | None = None,
@@ -551,7 +658,7 @@ def submit(
         raise LiveError("This question is closed.")
     question = question or current_question(session, live)
     attempt = live_player.attempt
-    graded = play.grade_choices(list(question.order), question.revision.kind, picked)
+    graded = play.grade_choices(question.order, question.revision.kind, picked)
     elapsed_ms = play.milliseconds_between(live.question_opened_at or now, now)
     limit = question.time_limit
     # Only the open question can be answered, so a student who answered every earlier
@@ -563,10 +670,20 @@ def submit(
         points=points, now=now, elapsed_ms=elapsed_ms,
     ):
         return False
-    live_player.streak = streak + 1 if graded.is_correct else 0
-    session.flush()
-    close_if_everyone_answered(session, live, now)
+    new_streak = streak + 1 if graded.is_correct else 0
+    if new_streak != live_player.streak:
+        live_player.streak = new_streak
+        if isinstance(live_player, LivePlayer):
+            session.flush()
+        else:
+            session.connection().execute(_SET_STREAK, {"b_id": live_player.id, "b_streak": new_streak})
+    close_if_everyone_answered(session, live, now, question_id=question.question_id)
     return True
+
+
+_SET_STREAK = (
+    sa.update(_live_player).where(_live_player.c.id == sa.bindparam("b_id")).values(streak=sa.bindparam("b_streak"))
+)
 
 
 def check_self_paced(live: LiveSession, now: datetime | None = None) -> None:
@@ -727,6 +844,15 @@ class StudentScreen:
     answer: Answer | None = None
     #: The student's place, shown from the leaderboard on.
     standing: Standing | None = None
+
+    @property
+    def shown_score(self) -> int:
+        """The student's points as their screen may show them: an answer's points count only
+        once the answer is revealed, since a score that jumped would tell right from wrong."""
+        score = self.live_player.attempt.score
+        if self.answer is not None and not self.screen.revealed:
+            score -= self.answer.points
+        return score
 
 
 def student_screen(session: so.Session, live: LiveSession, live_player: LivePlayer, now: datetime | None = None) -> StudentScreen:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -18,6 +20,7 @@ from quiz import articles
 from quiz.kinds import KINDS
 from quiz.models import (
     Answer,
+    Article,
     Attempt,
     AttemptQuestion,
     BestScore,
@@ -26,8 +29,11 @@ from quiz.models import (
     Question,
     QuestionRevision,
     Quiz,
+    SourceQuote,
     utcnow,
 )
+
+_C = TypeVar("_C")
 
 #: The lengths a player can pick when starting an attempt.
 LENGTH_STANDARD = "standard"
@@ -274,10 +280,19 @@ def load_slot(session: so.Session, attempt: Attempt, position: int) -> AttemptQu
 
 def displayed_order(attempt: Attempt, slot: AttemptQuestion) -> list[Choice]:
     """The revision's choices in the order this attempt shows them: shuffled, stable on reload."""
-    choices = list(slot.revision.choices)
-    if attempt.quiz.shuffle_choices and slot.revision.kind != "true_false":
-        random.Random(f"{attempt.shuffle_seed}:{slot.question_id}").shuffle(choices)
-    return choices
+    return shuffled(
+        slot.revision.choices, shuffle=attempt.quiz.shuffle_choices, kind=slot.revision.kind,
+        seed=attempt.shuffle_seed, question_id=slot.question_id,
+    )
+
+
+def shuffled(choices: Sequence[_C], *, shuffle: bool, kind: str, seed: int, question_id: int) -> list[_C]:
+    """``choices`` in the order shown for a question of an attempt or session seeded ``seed``:
+    the same on every reload and every screen. True and False keep their order."""
+    order = list(choices)
+    if shuffle and kind != "true_false":
+        random.Random(f"{seed}:{question_id}").shuffle(order)
+    return order
 
 
 def ask(session: so.Session, attempt: Attempt, slot: AttemptQuestion, now: datetime | None = None) -> AskedQuestion:
@@ -301,7 +316,7 @@ def grade(attempt: Attempt, slot: AttemptQuestion, picked: list[int]) -> Graded:
     return grade_choices(displayed_order(attempt, slot), slot.revision.kind, picked)
 
 
-def grade_choices(order: list[Choice], kind: str, picked: list[int]) -> Graded:
+def grade_choices(order: Sequence[Choice | ChoiceData], kind: str, picked: list[int]) -> Graded:
     """Grade ``picked``, numbers into ``order`` (the choices as shown)."""
     selected_mask = 0
     for number in picked:
@@ -332,7 +347,7 @@ def submit_answer(
 
 def record_answer(
     session: so.Session,
-    attempt: Attempt,
+    attempt: Attempt | Turn,
     question_id: int,
     revision_id: int,
     graded: Graded,
@@ -345,44 +360,99 @@ def record_answer(
 
     Returns False, changing nothing, when the question was already answered (a reload, a
     double click, a second tab): the database's unique constraint decides, so that two
-    simultaneous submissions still record one answer and count one score.
+    simultaneous submissions still record one answer and count one score. ``attempt`` may be,
+    rather than a loaded attempt, anything with its ``id`` and ``question_count``.
     """
-    # RETURNING, not rowcount, tells whether the row went in: psycopg reports no rowcount
-    # (-1) for an INSERT that SQLAlchemy runs with RETURNING of its own.
-    inserted = session.execute(
-        _insert_ignoring_duplicates(session, Answer)
-        .values(
-            attempt_id=attempt.id,
-            question_id=question_id,
-            revision_id=revision_id,
-            selected_mask=graded.selected_mask,
-            is_correct=graded.is_correct,
-            points=points,
-            answered_at=now,
-            elapsed_ms=elapsed_ms,
-        )
-        .returning(Answer.id)
-    ).first()
-    if inserted is None:
+    session.flush()  # as session.execute() would: pending changes go first
+    counts = _store_answer(
+        session, attempt.id, question_id, revision_id, graded, points=points, now=now, elapsed_ms=elapsed_ms
+    )
+    if counts is None:
         return False
-    # Counted in SQL, not in Python, so that concurrent answers to an attempt's questions
-    # cannot overwrite each other's increments.
-    answered_count, correct_count, score = session.execute(
-        sa.update(Attempt)
-        .where(Attempt.id == attempt.id)
-        .values(
-            answered_count=Attempt.answered_count + 1,
-            correct_count=Attempt.correct_count + int(graded.is_correct),
-            score=Attempt.score + points,
-        )
-        .returning(Attempt.answered_count, Attempt.correct_count, Attempt.score)
-    ).one()
-    so.attributes.set_committed_value(attempt, "answered_count", answered_count)
-    so.attributes.set_committed_value(attempt, "correct_count", correct_count)
-    so.attributes.set_committed_value(attempt, "score", score)
-    if answered_count >= attempt.question_count:
+    if not isinstance(attempt, Attempt):
+        if counts.answered_count >= counts.question_count:
+            _finish_counted(session, attempt.id, counts, now)
+        return True
+    for name in ("answered_count", "correct_count", "score"):
+        so.attributes.set_committed_value(attempt, name, getattr(counts, name))
+    if counts.answered_count >= attempt.question_count:
         _finish(session, attempt, now)
     return True
+
+
+def _store_answer(
+    session: so.Session,
+    attempt_id: int,
+    question_id: int,
+    revision_id: int,
+    graded: Graded,
+    *,
+    points: int,
+    now: datetime,
+    elapsed_ms: int | None,
+) -> sa.Row | None:
+    """Insert the answer and count it on its attempt: the attempt's counts afterwards (the
+    columns :data:`_COUNT_ANSWER` returns), or None when the question was answered already.
+
+    Every answer comes through here: statements built once, one round trip on PostgreSQL.
+    """
+    connection = session.connection()
+    params = {
+        "attempt_id": attempt_id, "question_id": question_id, "revision_id": revision_id,
+        "selected_mask": graded.selected_mask, "is_correct": graded.is_correct, "points": points,
+        "answered_at": now, "elapsed_ms": elapsed_ms, "b_correct": int(graded.is_correct),
+    }
+    if connection.dialect.name == "postgresql":
+        return connection.execute(_STORE_ANSWER_POSTGRESQL, params).first()
+    # RETURNING, not rowcount, tells whether the row went in.
+    if connection.execute(_INSERT_ANSWER, params).first() is None:
+        return None
+    return connection.execute(_COUNT_ANSWER, params).one()
+
+
+_answer = Answer.__table__
+_attempt = Attempt.__table__
+_ANSWER_VALUES = {
+    name: sa.bindparam(name, type_=_answer.c[name].type)
+    for name in ("attempt_id", "question_id", "revision_id", "selected_mask", "is_correct", "points", "answered_at",
+                 "elapsed_ms")
+}
+#: The unique constraint on (attempt, question) decides between two simultaneous submissions:
+#: the second inserts nothing, and returns nothing.
+_INSERT_ANSWER = sqlite.insert(_answer).values(_ANSWER_VALUES).on_conflict_do_nothing().returning(_answer.c.id)
+# Counted in SQL, not in Python, so that concurrent answers to an attempt's questions cannot
+# overwrite each other's increments.
+_COUNT_ANSWER = (
+    sa.update(_attempt)
+    .where(_attempt.c.id == sa.bindparam("attempt_id"))
+    .values(
+        answered_count=_attempt.c.answered_count + 1,
+        correct_count=_attempt.c.correct_count + sa.bindparam("b_correct"),
+        score=_attempt.c.score + sa.bindparam("points"),
+    )
+    # What finishing the attempt needs too, should this be its last answer.
+    .returning(
+        _attempt.c.answered_count, _attempt.c.correct_count, _attempt.c.score, _attempt.c.question_count,
+        _attempt.c.started_at, _attempt.c.retry_of_id, _attempt.c.live_session_id,
+    )
+)
+# Both in one statement where the database allows it, which spares a round trip per answer:
+# the attempt is counted only if the answer went in.
+_inserted = (
+    postgresql.insert(_answer).values(_ANSWER_VALUES).on_conflict_do_nothing().returning(_answer.c.id).cte("inserted")
+)
+_STORE_ANSWER_POSTGRESQL = _COUNT_ANSWER.where(sa.exists(sa.select(_inserted.c.id)))
+_FINISH = (
+    sa.update(_attempt)
+    .where(_attempt.c.id == sa.bindparam("b_attempt_id"))
+    .values(finished_at=sa.bindparam("b_now"), duration_ms=sa.bindparam("b_duration_ms"))
+)
+# count_for_statistics() for one attempt whose final counts are known.
+_COUNT_FOR_STATISTICS = (
+    sa.update(_answer)
+    .where(_answer.c.attempt_id == sa.bindparam("b_attempt_id"))
+    .values(attempt_correct_count=sa.bindparam("b_correct"), attempt_question_count=sa.bindparam("b_questions"))
+)
 
 
 #: The largest value of the INTEGER columns that hold milliseconds: nearly 25 days.
@@ -396,15 +466,6 @@ def milliseconds_between(start: datetime, end: datetime) -> int:
     return min(max(int((end - start).total_seconds() * 1000), 0), _MAX_MILLISECONDS)
 
 
-def _insert_ignoring_duplicates(session: so.Session, model: type) -> sa.Insert:
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        return postgresql.insert(model).on_conflict_do_nothing()
-    if dialect == "sqlite":
-        return sqlite.insert(model).on_conflict_do_nothing()
-    raise NotImplementedError(f"unsupported database: {dialect}")
-
-
 def _finish(session: so.Session, attempt: Attempt, now: datetime) -> None:
     attempt.finished_at = now
     attempt.duration_ms = milliseconds_between(attempt.started_at, now)
@@ -412,6 +473,22 @@ def _finish(session: so.Session, attempt: Attempt, now: datetime) -> None:
     count_for_statistics(session, Attempt.id == attempt.id)
     if attempt.retry_of_id is None and attempt.live_session_id is None:
         _record_best(session, attempt)
+
+
+def _finish_counted(session: so.Session, attempt_id: int, counts: sa.Row, now: datetime) -> None:
+    """:func:`_finish` without loading the attempt, from the counts its last answer returned."""
+    connection = session.connection()
+    connection.execute(
+        _FINISH,
+        {"b_attempt_id": attempt_id, "b_now": now, "b_duration_ms": milliseconds_between(counts.started_at, now)},
+    )
+    if counts.retry_of_id is None:
+        connection.execute(
+            _COUNT_FOR_STATISTICS,
+            {"b_attempt_id": attempt_id, "b_correct": counts.correct_count, "b_questions": counts.question_count},
+        )
+        if counts.live_session_id is None:
+            _record_best(session, session.get(Attempt, attempt_id))
 
 
 def count_for_statistics(session: so.Session, attempts: sa.ColumnElement[bool]) -> None:
@@ -472,9 +549,11 @@ class Source:
 
 @dataclass(frozen=True)
 class Feedback:
-    slot: AttemptQuestion
-    revision: QuestionRevision
-    answer: Answer
+    """What the player learns after answering; made from loaded objects or from a :class:`Turn`."""
+
+    slot: AttemptQuestion | Turn
+    revision: QuestionRevision | RevisionData
+    answer: Answer | AnswerData
     choices: list[RevealedChoice]
     sources: list[Source]
 
@@ -542,6 +621,257 @@ def results(session: so.Session, attempt: Attempt) -> Results:
     items = [feedback(attempt, slot, answers[slot.question_id]) for slot in slots if slot.question_id in answers]
     best = session.get(BestScore, (attempt.quiz_id, attempt.player_id))
     return Results(attempt, items, best, rank_of(session, best) if best else None)
+
+
+# The hot path: question pages and answers --------------------------------------------------------
+#
+# Showing a question and taking its answer are most of what the server does, a thousand times
+# at once in a classroom. The pages do it with these functions rather than the ORM ones above:
+# one Core query reads the attempt, its question slot and any answer through the player's
+# token; the revision's wording and choices come from a cache in each process, since a
+# revision never changes; prepared Core statements write the answer.
+
+
+@dataclass(frozen=True)
+class ChoiceData:
+    position: int
+    text: str
+    is_correct: bool
+
+
+@dataclass(frozen=True)
+class QuoteData:
+    position: int
+    span_start: int
+    span_end: int
+    excerpt: str
+
+
+@dataclass(frozen=True)
+class RevisionData:
+    """What a revision says, detached from the database: it never changes once written."""
+
+    id: int
+    kind: str
+    prompt: str
+    explanation: str
+    choices: tuple[ChoiceData, ...]
+    quotes: tuple[QuoteData, ...]
+
+    @property
+    def multiple(self) -> bool:
+        return KINDS[self.kind].multiple
+
+    @property
+    def instruction(self) -> str:
+        return KINDS[self.kind].instruction
+
+
+_REVISIONS: dict[tuple[int, datetime], RevisionData] = {}
+_REVISIONS_CACHED = 20_000
+_revision = QuestionRevision.__table__
+_choice = Choice.__table__
+_quote = SourceQuote.__table__
+_REVISION_QUERY = sa.select(_revision.c.kind, _revision.c.prompt, _revision.c.explanation).where(
+    _revision.c.id == sa.bindparam("revision_id")
+)
+_CHOICES_QUERY = (
+    sa.select(_choice.c.position, _choice.c.text, _choice.c.is_correct)
+    .where(_choice.c.revision_id == sa.bindparam("revision_id"))
+    .order_by(_choice.c.position)
+)
+_QUOTES_QUERY = (
+    sa.select(_quote.c.position, _quote.c.span_start, _quote.c.span_end, _quote.c.excerpt)
+    .where(_quote.c.revision_id == sa.bindparam("revision_id"))
+    .order_by(_quote.c.position)
+)
+
+
+def revision_data(session: so.Session, revision_id: int, created_at: datetime) -> RevisionData:
+    """The revision's content, read from the database once per process.
+
+    ``created_at`` (the revision's) is part of the key: ids repeat between databases (a
+    recreated one, or the tests' many), the time of creation with them does not.
+    """
+    key = (revision_id, created_at)
+    data = _REVISIONS.get(key)
+    if data is None:
+        connection = session.connection()
+        params = {"revision_id": revision_id}
+        kind, prompt, explanation = connection.execute(_REVISION_QUERY, params).one()
+        data = RevisionData(
+            revision_id, kind, prompt, explanation,
+            tuple(ChoiceData(*row) for row in connection.execute(_CHOICES_QUERY, params)),
+            tuple(QuoteData(*row) for row in connection.execute(_QUOTES_QUERY, params)),
+        )
+        if len(_REVISIONS) >= _REVISIONS_CACHED:
+            _REVISIONS.clear()
+        _REVISIONS[key] = data
+    return data
+
+
+@dataclass(frozen=True)
+class AnswerData:
+    selected_mask: int
+    is_correct: bool
+
+
+@dataclass
+class Turn:
+    """A player's attempt at one of its questions: what the question page, the answer and the
+    feedback need, read in one query (:func:`turn`)."""
+
+    attempt_id: int
+    public_id: str
+    quiz_id: int
+    quiz_slug: str
+    article_id: int
+    #: Set for an attempt that belongs to a classroom session.
+    live_session_id: int | None
+    question_count: int
+    answered_count: int
+    position: int
+    #: The rest is None when the attempt has no question at ``position``.
+    question_id: int | None
+    question_slug: str | None
+    revision: RevisionData | None
+    shown_at: datetime | None
+    #: The revision's choices in the order this attempt shows them.
+    order: list[ChoiceData]
+    #: The player's answer to this question, if any.
+    answer: AnswerData | None
+
+    @property
+    def id(self) -> int:
+        return self.attempt_id
+
+    @property
+    def next_position(self) -> int | None:
+        """The question the player is on (see :func:`next_position`)."""
+        return self.answered_count + 1 if self.answered_count < self.question_count else None
+
+    @property
+    def choices(self) -> list[ShownChoice]:
+        return [ShownChoice(number, choice.text) for number, choice in enumerate(self.order, 1)]
+
+
+_player = Player.__table__
+_quiz = Quiz.__table__
+_slot = AttemptQuestion.__table__
+_question = Question.__table__
+_TURN_QUERY = (
+    sa.select(
+        _attempt.c.id, _attempt.c.quiz_id, _quiz.c.slug, _quiz.c.article_id, _quiz.c.shuffle_choices,
+        _attempt.c.shuffle_seed, _attempt.c.live_session_id, _attempt.c.question_count, _attempt.c.answered_count,
+        _slot.c.question_id, _question.c.slug, _slot.c.revision_id, _revision.c.created_at, _slot.c.shown_at,
+        _answer.c.selected_mask, _answer.c.is_correct,
+    )
+    .select_from(_attempt)
+    .join(_player, _player.c.id == _attempt.c.player_id)
+    .join(_quiz, _quiz.c.id == _attempt.c.quiz_id)
+    .outerjoin(_slot, sa.and_(_slot.c.attempt_id == _attempt.c.id, _slot.c.position == sa.bindparam("position")))
+    .outerjoin(_question, _question.c.id == _slot.c.question_id)
+    .outerjoin(_revision, _revision.c.id == _slot.c.revision_id)
+    .outerjoin(_answer, sa.and_(_answer.c.attempt_id == _attempt.c.id, _answer.c.question_id == _slot.c.question_id))
+    .where(_attempt.c.public_id == sa.bindparam("public_id"), _player.c.token == sa.bindparam("token"))
+)
+
+
+def turn(session: so.Session, public_id: str, token: str | None, position: int) -> Turn | None:
+    """The attempt ``public_id`` at ``position``, if it belongs to the player with ``token``;
+    anyone else gets None, as if it did not exist."""
+    if not token:
+        return None
+    row = session.connection().execute(
+        _TURN_QUERY, {"public_id": public_id, "token": token, "position": position}
+    ).first()
+    if row is None:
+        return None
+    (attempt_id, quiz_id, quiz_slug, article_id, shuffle, seed, live_session_id, question_count, answered_count,
+     question_id, question_slug, revision_id, created_at, shown_at, selected_mask, is_correct) = row
+    revision = revision_data(session, revision_id, created_at) if revision_id is not None else None
+    order = (
+        shuffled(revision.choices, shuffle=shuffle, kind=revision.kind, seed=seed, question_id=question_id)
+        if revision else []
+    )
+    return Turn(
+        attempt_id, public_id, quiz_id, quiz_slug, article_id, live_session_id, question_count, answered_count,
+        position, question_id, question_slug, revision, shown_at, order,
+        AnswerData(selected_mask, is_correct) if selected_mask is not None else None,
+    )
+
+
+_SHOW = (
+    sa.update(_slot)
+    .where(_slot.c.attempt_id == sa.bindparam("b_attempt_id"), _slot.c.position == sa.bindparam("b_position"),
+           _slot.c.shown_at.is_(None))
+    .values(shown_at=sa.bindparam("b_now"))
+)
+
+
+def show(session: so.Session, turn: Turn, now: datetime | None = None) -> bool:
+    """The question is on the player's screen: its first showing starts its answer clock.
+    True when that was now, and there is a change to commit."""
+    if turn.shown_at is not None:
+        return False
+    turn.shown_at = now or utcnow()
+    session.connection().execute(
+        _SHOW, {"b_attempt_id": turn.attempt_id, "b_position": turn.position, "b_now": turn.shown_at}
+    )
+    return True
+
+
+def answer(session: so.Session, turn: Turn, picked: list[int], now: datetime | None = None) -> bool:
+    """:func:`submit_answer` for a :class:`Turn`: record the choices picked (their numbers on
+    screen), one point if right. False, changing nothing, when the question was already
+    answered; ValueError for a number that names no choice."""
+    now = now or utcnow()
+    graded = grade_choices(turn.order, turn.revision.kind, picked)
+    # An answer sent without its page ever shown took no measurable time.
+    elapsed_ms = milliseconds_between(turn.shown_at, now) if turn.shown_at else 0
+    counts = _store_answer(
+        session, turn.attempt_id, turn.question_id, turn.revision.id, graded,
+        points=int(graded.is_correct), now=now, elapsed_ms=elapsed_ms,
+    )
+    if counts is None:
+        return False
+    turn.answered_count = counts.answered_count
+    turn.answer = AnswerData(graded.selected_mask, graded.is_correct)
+    if counts.answered_count >= counts.question_count:
+        _finish_counted(session, turn.attempt_id, counts, now)
+    return True
+
+
+@dataclass(frozen=True)
+class ArticleData:
+    slug: str
+    title: str
+    text: str
+
+
+_article = Article.__table__
+_ARTICLE_QUERY = sa.select(_article.c.slug, _article.c.title, _article.c.text).where(
+    _article.c.id == sa.bindparam("article_id")
+)
+
+
+def turn_feedback(session: so.Session, turn: Turn) -> tuple[Feedback, ArticleData]:
+    """:func:`feedback` for an answered :class:`Turn`, with the article its sources come from."""
+    article = ArticleData(*session.connection().execute(_ARTICLE_QUERY, {"article_id": turn.article_id}).one())
+    mask = turn.answer.selected_mask
+    choices = [
+        RevealedChoice(number, choice.text, choice.is_correct, bool(mask & (1 << choice.position)))
+        for number, choice in enumerate(turn.order, 1)
+    ]
+    sources = [
+        Source(
+            quote.excerpt,
+            articles.passage(article.text, quote.span_start, quote.span_end, quote.excerpt),
+            articles.quote_anchor(turn.question_slug, quote.position),
+        )
+        for quote in turn.revision.quotes
+    ]
+    return Feedback(turn, turn.revision, turn.answer, choices, sources), article
 
 
 # Leaderboards --------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from quiz import live, play
 from quiz.extensions import db
 from quiz.forms import AnswerForm, ConfirmForm, NicknameForm, StartAttemptForm
 from quiz.models import Attempt, LiveSession
-from quiz.web.players import current_player
+from quiz.web.players import current_player, player_token
 from quiz.web.redirects import local_path
 
 bp = Blueprint("play", __name__)
@@ -69,10 +69,14 @@ def _owned_attempt(public_id: str) -> Attempt:
 
 
 def _continue(attempt: Attempt):
-    position = play.next_position(attempt)
+    return _continue_at(attempt.public_id, play.next_position(attempt))
+
+
+def _continue_at(public_id: str, position: int | None):
+    """To the question the player is on, or to the results when there is none left."""
     if position is None:
-        return redirect(url_for(".results", public_id=attempt.public_id), 303)
-    return redirect(url_for(".question", public_id=attempt.public_id, position=position), 303)
+        return redirect(url_for(".results", public_id=public_id), 303)
+    return redirect(url_for(".question", public_id=public_id, position=position), 303)
 
 
 @bp.get("/attempts/<public_id>")
@@ -82,39 +86,60 @@ def resume(public_id: str):
 
 @bp.route("/attempts/<public_id>/questions/<int:position>", methods=["GET", "POST"])
 def question(public_id: str, position: int):
-    attempt = _owned_attempt(public_id)
-    if attempt.live_session_id is not None:
-        refusal = _refuse_outside_assignment(attempt)
+    # The busiest page: one query (play.turn), nothing loaded through the ORM.
+    turn = play.turn(db.session, public_id, player_token(), position) or abort(404)
+    if turn.live_session_id is not None:
+        refusal = _refuse_outside_assignment(turn.live_session_id, turn.public_id)
         if refusal:
             return refusal
-    slot = play.load_slot(db.session, attempt, position) or abort(404)
-    answer = play.answer_for(db.session, attempt, slot)
-    if answer is not None:
+    if turn.question_id is None:
+        abort(404)
+    if turn.answer is not None:
         if request.method == "POST":  # answered already: show the first answer's feedback
             return redirect(request.path, 303)
-        return render_template(
-            "play/feedback.html", attempt=attempt, feedback=play.feedback(attempt, slot, answer)
-        )
-    if position != play.next_position(attempt):
-        return _continue(attempt)
+        feedback, article = play.turn_feedback(db.session, turn)
+        return render_template("play/feedback.html", turn=turn, feedback=feedback, article=article)
+    if position != turn.next_position:
+        return _continue_at(turn.public_id, turn.next_position)
 
-    asked = play.ask(db.session, attempt, slot)
-    form = AnswerForm.for_choices(len(asked.choices), asked.multiple)
     if request.method == "POST":
-        if form.validate():
-            play.submit_answer(db.session, attempt, slot, form.picked)
+        picked = picked_numbers(request.form.getlist("choice"), len(turn.order), turn.revision.multiple)
+        if picked is not None:
+            play.answer(db.session, turn, picked)
             db.session.commit()
             return redirect(request.path, 303)
+        # Something a page of ours never sends: the form says what is wrong.
+        form = AnswerForm.for_choices(len(turn.order), turn.revision.multiple)
+        form.validate()
+        play.show(db.session, turn)
         db.session.commit()
-        return render_template("play/question.html", asked=asked, form=form), 422
-    db.session.commit()
-    return render_template("play/question.html", asked=asked, form=form)
+        return render_template("play/question.html", turn=turn, form=form), 422
+    if play.show(db.session, turn):
+        db.session.commit()
+    return render_template("play/question.html", turn=turn, form=None)
 
 
-def _refuse_outside_assignment(attempt: Attempt):
+def picked_numbers(values: list[str], count: int, multiple: bool) -> list[int] | None:
+    """The choice numbers of an answer form, if :class:`AnswerForm` would accept them; None
+    otherwise, for the form itself to say why. Parsing here spares the busiest request building
+    a form class; the CSRF token is checked for every POST by CSRFProtect beforehand."""
+    if not values or not values[0]:
+        return None
+    if not multiple:
+        values = values[:1]  # a radio field reads the first value only
+    allowed = _CHOICE_NUMBERS[count] if count < len(_CHOICE_NUMBERS) else {str(n) for n in range(1, count + 1)}
+    if not all(value in allowed for value in values):
+        return None
+    return [int(value) for value in values]
+
+
+_CHOICE_NUMBERS = [frozenset(str(n) for n in range(1, count + 1)) for count in range(11)]
+
+
+def _refuse_outside_assignment(live_session_id: int, public_id: str):
     """Classroom attempts follow their session: host-paced ones are answered on the live
     screen, and self-paced ones only until the deadline."""
-    session = db.session.get(LiveSession, attempt.live_session_id)
+    session = db.session.get(LiveSession, live_session_id)
     if session.pacing == live.HOST_PACED:
         return redirect(url_for("live.student_screen", session_id=session.id), 303)
     if request.method == "POST":
@@ -122,7 +147,7 @@ def _refuse_outside_assignment(attempt: Attempt):
             live.check_self_paced(session)
         except live.LiveError as error:
             flash(str(error))
-            return redirect(url_for(".results", public_id=attempt.public_id), 303)
+            return redirect(url_for(".results", public_id=public_id), 303)
     return None
 
 
