@@ -53,3 +53,13 @@ def post_request(worker, req, environ, resp):
         import gevent
 
         gevent.sleep(0)
+
+
+def on_starting(server):
+    """Say so when the rate limits will not hold: without Redis each worker counts on its own."""
+    if server.cfg.workers > 1 and not os.environ.get("REDIS_URL") and not os.environ.get("QUIZ_RATELIMIT_STORAGE_URI"):
+        server.log.warning(
+            "%d workers count rate limits each on its own, which multiplies every limit by %d: "
+            "set REDIS_URL so that they share the counts",
+            server.cfg.workers, server.cfg.workers,
+        )

@@ -34,3 +34,15 @@ def test_quiz_serve_answers_with_json_access_logs_and_stops_gracefully(server_en
         {key: entry[key] for key in ("method", "path", "status")} for entry in entries
     ]
     assert all(entry["duration_us"] >= 0 for entry in entries)
+    assert "count rate limits each on its own" not in server.log()  # one worker
+
+
+def test_quiz_serve_warns_that_workers_without_redis_count_limits_apart(database_url, tmp_path):
+    url = database_url(empty=True)
+    prepare_database(url)
+    env = server_environment(url, WORKERS="2")
+    env.pop("REDIS_URL", None)
+    with production_server(env, folder=tmp_path) as server:
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(timeout=30) == 0
+    assert "2 workers count rate limits each on its own" in server.log()

@@ -193,7 +193,7 @@ def test_a_student_who_joins_again_keeps_their_place_and_points(bundled, host):
     press(host, session_id, "close")
     press(host, session_id, "reveal")
     page = phone_page(ana, session_id)
-    assert "You are <strong>Ana</strong> · 1 points" in page and "Right!" in page
+    assert "You are <strong>Ana</strong> · 1 point<" in page and "Right!" in page
     with bundled.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(LivePlayer)) == 2
 
@@ -344,7 +344,7 @@ def test_a_whole_host_paced_game(bundled, host):
         assert "Correct answer" in screen
         assert str(markupsafe.escape(explanation)) in screen
         assert re.search(r'<figure class="source">\s*<blockquote>.*?<mark>.+?</mark>.*?</blockquote>', screen, re.S)
-    assert "<strong>Right!</strong> +1 points" in phone_page(ana, session_id)
+    assert "<strong>Right!</strong> +1 point<" in phone_page(ana, session_id)
     assert "Not quite." in phone_page(zoe, session_id)
     assert "No answer." in phone_page(calc, session_id)
 
@@ -373,11 +373,11 @@ def test_a_whole_host_paced_game(bundled, host):
     press(host, session_id, "next")
 
     podium = host_page(host, session_id)
-    assert re.findall(r'<li><span class="place">(\d)</span> (.*?) <span class="points">(\d+) points</span></li>', podium) == [
+    assert re.findall(r'<li><span class="place">(\d)</span> (.*?) <span class="points">(\d+) points?</span></li>', podium) == [
         ("1", "Ana", "2"), ("2", "Zoé", "1"), ("3", "=2+3", "0"),
     ]
     for phone, (rank, points) in zip(phones, ((1, 2), (2, 1), (3, 0))):
-        assert f"You finished <strong>number {rank}</strong> with {points} points." in phone_page(phone, session_id)
+        assert f"You finished <strong>number {rank}</strong> with {points} point{'' if points == 1 else 's'}." in phone_page(phone, session_id)
 
     results = host.get(f"/host/sessions/{session_id}/results").get_data(as_text=True)
     rows = re.findall(r'<th scope="row">(.*?)</th>\s*<td>(\d+)</td>\s*<td>(\d) / 2</td>', results)
