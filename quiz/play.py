@@ -827,8 +827,8 @@ def answer(session: so.Session, turn: Turn, picked: list[int], now: datetime | N
     answered; ValueError for a number that names no choice."""
     now = now or utcnow()
     graded = grade_choices(turn.order, turn.revision.kind, picked)
-    # An answer sent without its page ever shown took no measurable time.
-    elapsed_ms = milliseconds_between(turn.shown_at, now) if turn.shown_at else 0
+    # An answer sent without its page ever shown took no time anyone could measure.
+    elapsed_ms = milliseconds_between(turn.shown_at, now) if turn.shown_at else None
     counts = _store_answer(
         session, turn.attempt_id, turn.question_id, turn.revision.id, graded,
         points=int(graded.is_correct), now=now, elapsed_ms=elapsed_ms,

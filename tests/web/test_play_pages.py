@@ -78,6 +78,17 @@ def test_submitting_again_shows_the_first_answers_feedback(bundled, client):
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Answer)) == 1
 
 
+def test_the_answer_clock_starts_when_the_question_is_first_shown(bundled, client):
+    first = start_attempt(client)
+    token = csrf_token(client.get(first).get_data(as_text=True))  # shown
+    client.post(first, data={"csrf_token": token, "choice": "1"})
+    # Answered without the page ever shown (a script, not a person): no time to measure.
+    client.post(first.replace("/questions/1", "/questions/2"), data={"csrf_token": token, "choice": "1"})
+    with bundled.app_context():
+        times = db.session.scalars(sa.select(Answer.elapsed_ms).order_by(Answer.id)).all()
+    assert len(times) == 2 and 0 <= times[0] < 10_000 and times[1] is None
+
+
 def test_submitting_without_a_choice_re_renders_with_a_message(bundled, client):
     url = start_attempt(client)
     page = client.get(url).get_data(as_text=True)
