@@ -24,6 +24,7 @@ part of the text the questions come from.
 
 from __future__ import annotations
 
+import argparse
 import re
 import string
 import sys
@@ -130,8 +131,9 @@ def main(paths: list[Path], *, per_article: bool = True, scale: bool = False) ->
 
 
 if __name__ == "__main__":
-    arguments = sys.argv[1:]
-    only_scaling = "--scaling" in arguments
-    given = [Path(argument) for argument in arguments if argument != "--scaling"]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("articles", nargs="*", type=Path, help="article files (default: the bundled article and bench/articles/)")
+    parser.add_argument("--scaling", action="store_true", help="only the time against length")
+    args = parser.parse_args()
     default = [REPO / "articles" / "kiss-and-cry.txt", *sorted((REPO / "bench" / "articles").glob("*.txt"))]
-    main(given or default, per_article=not only_scaling, scale=only_scaling or not given)
+    main(args.articles or default, per_article=not args.scaling, scale=args.scaling or not args.articles)
