@@ -95,9 +95,11 @@ def configure(app: Flask, test_config: dict | None) -> None:
     app.config.from_prefixed_env("QUIZ")
     if test_config:
         app.config.from_mapping(test_config)
-    app.config.setdefault(
-        "SQLALCHEMY_DATABASE_URI", f"sqlite:///{Path(app.instance_path) / 'quiz.sqlite3'}"
-    )
+    if "SQLALCHEMY_DATABASE_URI" not in app.config:
+        # SQLite makes the file but not its folder, which a fresh checkout does not have yet.
+        instance = Path(app.instance_path)
+        instance.mkdir(parents=True, exist_ok=True)
+        app.config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'quiz.sqlite3'}"
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         # A gevent worker serves hundreds of requests at once; SQLAlchemy's default pool of
         # 5 (+10) connections made them queue. Two workers stay within PostgreSQL's default

@@ -46,6 +46,19 @@ def _app_with_instance(instance):
     return app
 
 
+def test_production_on_the_default_sqlite_file_can_create_it_in_a_fresh_checkout(tmp_path, monkeypatch):
+    """No instance folder yet, and production makes no secret key file that would create it."""
+    for name in ("DATABASE_URL", "QUIZ_SQLALCHEMY_DATABASE_URI"):
+        monkeypatch.delenv(name, raising=False)
+    app = Flask("quiz", instance_path=str(tmp_path / "instance"), instance_relative_config=True)
+    config.configure(app, {"ENV": "production", "SECRET_KEY": "k" * 48})
+    db.init_app(app)
+    with app.app_context():
+        db.create_all()
+        db.engine.dispose()
+    assert (tmp_path / "instance" / "quiz.sqlite3").is_file()
+
+
 def test_database_url_selects_the_database(monkeypatch, tmp_path):
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/chosen.sqlite3")
     app = create_app({"SECRET_KEY": "x" * 40})
