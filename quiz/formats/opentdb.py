@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+from collections.abc import Callable
 from json.decoder import scanstring
 from typing import Any
 
@@ -41,6 +42,11 @@ def read(data: bytes, filename: str) -> list[dict[str, Any]]:
     except RecursionError:
         refuse(filename, Place(1, 1), "invalid JSON: nested too deeply")
     reader = _Reader(filename, text)
+    if reader.duplicate is not None:
+        # json.loads keeps the last of two equal keys; which one the file meant is anyone's guess.
+        path, key = reader.duplicate
+        line, column = reader.lines.position(reader.offsets[path])
+        refuse(filename, Place(line, column, _json_path(path)), f"duplicate key {json.dumps(key)}")
     if not isinstance(document, dict) or not isinstance(document.get("results"), list):
         refuse(filename, reader.place(()), "expected an object with a \"results\" list, as Open Trivia DB answers")
     code = document.get("response_code", 0)
@@ -56,9 +62,16 @@ class _Reader:
     def __init__(self, file: str, text: str):
         self.file = file
         self.lines = Lines(text)
-        self.offsets = node_offsets(text)
+        self.offsets: dict[tuple[str | int, ...], int] = {}
+        #: The first key repeated in an object (the path of its second value, the key).
+        self.duplicate: tuple[tuple[str | int, ...], str] | None = None
+        node_offsets(text, self.offsets, self._repeated)
         self.drafts: list[Draft] = []
         self.errors: list[BankError] = []
+
+    def _repeated(self, path: tuple[str | int, ...], key: str) -> None:
+        if self.duplicate is None:
+            self.duplicate = (path, key)
 
     def place(self, path: tuple[str | int, ...]) -> Place:
         """Where the value at ``path`` starts, or the nearest enclosing value that exists."""
@@ -142,13 +155,18 @@ def _json_path(path: tuple[str | int, ...]) -> str:
 _TRACKED_DEPTH = 8
 
 
-def node_offsets(text: str) -> dict[tuple[str | int, ...], int]:
+def node_offsets(
+    text: str,
+    offsets: dict[tuple[str | int, ...], int] | None = None,
+    repeated: Callable[[tuple[str | int, ...], str], None] | None = None,
+) -> dict[tuple[str | int, ...], int]:
     """Where each value of a valid JSON text starts, by its path: ``("results", 0, "question")``.
 
     The standard library's parser keeps no positions; this walks the text again, reading
-    strings and scalars with its own functions.
+    strings and scalars with its own functions. ``repeated`` hears of every key that an object
+    holds twice, with the path of its later value, which is where ``offsets`` then points.
     """
-    offsets: dict[tuple[str | int, ...], int] = {}
+    offsets = {} if offsets is None else offsets
     decoder = json.JSONDecoder()
 
     def skip_space(at: int) -> int:
@@ -169,6 +187,8 @@ def node_offsets(text: str) -> dict[tuple[str | int, ...], int]:
             if opening == "{":
                 key, at = scanstring(text, at + 1)
                 at = skip_space(at) + 1  # the colon
+                if repeated is not None and (*path, key) in offsets:
+                    repeated((*path, key), key)
                 at = value(at, (*path, key))
             else:
                 at = value(at, (*path, index))

@@ -127,3 +127,14 @@ def test_deep_nesting_is_refused_or_skipped_without_recursing():
     assert errors_of('{"results": [' + "[" * 900 + "]" * 900 + "]}") == [
         "trivia.json:1:14: results[0]: each result is an object with type, question, correct_answer and incorrect_answers"
     ]
+
+
+def test_a_key_given_twice_is_refused_at_its_second_value():
+    result = '{"type": "boolean", "question": "Q?", "correct_answer": "True", "incorrect_answers": ["False"]}'
+    assert errors_of('{"results": [\n' + result.replace('"type": "boolean"', '"type": "boolean", "type": "multiple"') + "]}") == [
+        'trivia.json:2:29: results[0].type: duplicate key "type"'
+    ]
+    # A repeated object reports its own key, not the keys inside it.
+    assert errors_of('{"results": [' + result + '],\n "results": []}') == [
+        'trivia.json:2:13: results: duplicate key "results"'
+    ]

@@ -258,6 +258,9 @@ DOCUMENTS = [
     ("duplicate keys", "/admin/import", "dup.yaml", None, b"version: 1\nversion: 1\n", "duplicate key"),
     ("invalid UTF-8", "/admin/import", "bad.yaml", None, b"version: 1\nquizzes: \xff\xfe\n", "UTF-8"),
     ("deep JSON", "/admin/import-questions", "deep.json", "opentdb", b"[" * 100_000, "nested too deeply"),
+    ("duplicate keys JSON", "/admin/import-questions", "dup.json", "opentdb",
+     b'{"results": [{"type": "boolean", "question": "Q?", "correct_answer": "True", "correct_answer": "False",'
+     b' "incorrect_answers": ["False"]}]}', "duplicate key"),
     ("invalid UTF-8 JSON", "/admin/import-questions", "bad.json", "opentdb", b'{"results": ["\xff"]}', "UTF-8"),
     ("half a character", "/admin/import-questions", "half.json", "opentdb",
      b'{"response_code": 0, "results": [{"type": "multiple", "question": "Q\\ud800?", "correct_answer": "a",'
