@@ -57,13 +57,14 @@ def draft_bank(
     max_questions: int | None = None,
     other_texts: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """A complete bank document: the article (its plain text inline), one quiz and the drafted
-    questions, ready for :func:`quiz.bank.yamlfile.dump_yaml` and for review."""
-    article_text = plain_text(text)
-    questions = generate_questions(article_text, max_questions=max_questions, other_texts=other_texts)
+    """A complete bank document: the article, one quiz and the drafted questions, ready for
+    :func:`quiz.bank.yamlfile.dump_yaml` and for review. ``text`` is the article's plain text
+    (:func:`read_article`'s), kept as it is: reducing it again could change it (an escaped
+    ``\\*`` would lose its star the second time)."""
+    questions = generate_questions(text, max_questions=max_questions, other_texts=other_texts)
     return {
         "version": 1,
-        "articles": [{"id": article_id, "title": title, "text": article_text}],
+        "articles": [{"id": article_id, "title": title, "text": text}],
         "quizzes": [{"id": quiz_id, "title": title, "article": article_id}],
         "questions": [{"id": entry["id"], "quiz": quiz_id, **entry} for entry in questions],
     }

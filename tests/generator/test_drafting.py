@@ -252,3 +252,10 @@ def test_repeated_parts_are_those_the_text_counts_twice():
         text = "".join(rng.choice("ab c") for _ in range(rng.randrange(30)))
         parts = {"".join(rng.choice("ab c") for _ in range(rng.randrange(8))) for _ in range(5)}
         assert repeated_parts(text, parts) == {part for part in parts if text.count(part) > 1}
+
+
+def test_the_draft_keeps_the_article_text_as_read():
+    title, text = read_article(b"# The Star\n\nThe \\*Star\\* Theatre in Leeds opened in 1921 with 800 seats.\n", "star.md")
+    assert (title, text) == ("The Star", "The *Star* Theatre in Leeds opened in 1921 with 800 seats.")
+    document = draft_bank(text, title=title, article_id="star", quiz_id="star")
+    assert document["articles"][0]["text"] == text
