@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from sqlalchemy.dialects import postgresql
 
 from quiz.bank.loader import Bank, BankArticle, BankQuestion, BankQuiz, gc_paused
 from quiz.models import Article, Choice, Question, QuestionRevision, Quiz, SourceQuote, utcnow
@@ -238,17 +239,15 @@ def _insert_rows(session: so.Session, table: sa.Table, rows: list[dict], *, key:
         return {}
     columns = list(rows[0])
     if session.get_bind().dialect.name == "postgresql":
-        arrays, params = _arrays(session, table, columns, rows)
-        statement = f"INSERT INTO {_quote(session, table.name)} ({', '.join(_quote(session, name) for name in columns)}) SELECT * FROM unnest({arrays})"
-        if key is None:
-            session.execute(sa.text(statement), params)
-            return {}
-        returned = session.execute(sa.text(f"{statement} RETURNING id, {_quote(session, key)}"), params)
-        return {row[1]: row[0] for row in returned}
+        unnested = _unnested(table, columns, rows)
+        statement = sa.insert(table).from_select(columns, sa.select(*(unnested.c[name] for name in columns)))
+        params: list[dict] | dict = {}
+    else:
+        statement, params = sa.insert(table), rows
     if key is None:
-        session.execute(sa.insert(table), rows)
+        session.execute(statement, params)
         return {}
-    returned = session.execute(sa.insert(table).returning(table.c.id, table.c[key]), rows)
+    returned = session.execute(statement.returning(table.c.id, table.c[key]), params)
     return {row[1]: row[0] for row in returned}
 
 
@@ -258,13 +257,10 @@ def _update_rows(session: so.Session, table: sa.Table, rows: list[dict]) -> None
         return
     columns = [name for name in rows[0] if name != "id"]
     if session.get_bind().dialect.name == "postgresql":
-        arrays, params = _arrays(session, table, ["id", *columns], rows)
-        assignments = ", ".join(f"{_quote(session, name)} = v.{_quote(session, name)}" for name in columns)
-        names = ", ".join(_quote(session, name) for name in ["id", *columns])
-        session.execute(sa.text(
-            f"UPDATE {_quote(session, table.name)} SET {assignments} FROM unnest({arrays}) AS v({names}) "
-            f"WHERE {_quote(session, table.name)}.id = v.id"
-        ), params)
+        unnested = _unnested(table, ["id", *columns], rows)
+        session.execute(
+            sa.update(table).where(table.c.id == unnested.c.id).values({name: unnested.c[name] for name in columns})
+        )
         return
     session.execute(
         sa.update(table).where(table.c.id == sa.bindparam("row_id")).values({name: sa.bindparam(name) for name in columns}),
@@ -272,22 +268,20 @@ def _update_rows(session: so.Session, table: sa.Table, rows: list[dict]) -> None
     )
 
 
-def _arrays(session: so.Session, table: sa.Table, columns: list[str], rows: list[dict]) -> tuple[str, dict]:
-    """The ``unnest`` arguments (one typed array per column) and their parameters."""
-    dialect = session.get_bind().dialect
-    casts, params = [], {}
-    for index, name in enumerate(columns):
+def _unnested(table: sa.Table, columns: list[str], rows: list[dict]) -> sa.TableValuedAlias:
+    """``rows`` as PostgreSQL's ``unnest`` of one typed array per column: ``unnest(...) AS v(columns)``."""
+    arrays = []
+    for name in columns:
         column_type = table.c[name].type
         values = [row[name] for row in rows]
         if isinstance(column_type, sa.JSON):
+            # Sent as text and cast, as psycopg has no adapter for a list of JSON documents.
             values = [json.dumps(value) for value in values]
-        casts.append(f"CAST(:c{index} AS {column_type.compile(dialect=dialect)}[])")
-        params[f"c{index}"] = values
-    return ", ".join(casts), params
-
-
-def _quote(session: so.Session, name: str) -> str:
-    return session.get_bind().dialect.identifier_preparer.quote(name)
+            array = sa.cast(sa.bindparam(None, values, type_=postgresql.ARRAY(sa.Text)), postgresql.ARRAY(column_type))
+        else:
+            array = sa.cast(sa.bindparam(None, values, type_=postgresql.ARRAY(column_type)), postgresql.ARRAY(column_type))
+        arrays.append(array)
+    return sa.func.unnest(*arrays).table_valued(*columns).render_derived(name="v")
 
 
 def _update(entity: Article | Quiz, values: dict) -> bool:
