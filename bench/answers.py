@@ -29,6 +29,7 @@ from client import (
     CpuMeter,
     Load,
     Phone,
+    add_worker_arguments,
     closed_loop,
     fresh_database,
     hello_server,
@@ -40,6 +41,7 @@ from client import (
     quiz_server,
     server_pids,
     timed,
+    worker_settings,
 )
 
 QUIZ = "/quizzes/kiss-and-cry"
@@ -122,15 +124,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured time per scenario and round")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds of load before measuring")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of all scenarios; the median round is shown")
-    parser.add_argument("--workers", help="QUIZ_WORKERS for both servers (default: the configuration's)")
-    parser.add_argument("--worker-class", help="QUIZ_WORKER_CLASS for both servers (default: the configuration's)")
+    add_worker_arguments(parser, "both servers")
     args = parser.parse_args()
 
-    settings = {}
-    if args.workers:
-        settings["WORKERS"] = args.workers
-    if args.worker_class:
-        settings["WORKER_CLASS"] = args.worker_class
+    settings = worker_settings(args)
     with fresh_database(args.database) as url, quiz_server(url, **settings) as quiz, hello_server(**settings) as bare:
         workers = len(quiz.worker_pids())
         runs = asyncio.run(measure(args, quiz, bare))

@@ -33,6 +33,7 @@ import sqlalchemy as sa
 from client import (
     CpuMeter,
     Phone,
+    add_worker_arguments,
     fresh_database,
     log_in,
     machine,
@@ -42,6 +43,7 @@ from client import (
     progress,
     quiz_server,
     server_pids,
+    worker_settings,
 )
 
 CODE = re.compile(r'<p class="code"[^>]*>(\d{6})</p>')
@@ -207,15 +209,10 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=1000)
     parser.add_argument("--spread", type=float, default=2.0, help="seconds over which the first answers are spread")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", help="QUIZ_WORKERS (default: the configuration's)")
-    parser.add_argument("--worker-class", help="QUIZ_WORKER_CLASS (default: the configuration's)")
+    add_worker_arguments(parser)
     args = parser.parse_args()
 
-    settings = {}
-    if args.workers:
-        settings["WORKERS"] = args.workers
-    if args.worker_class:
-        settings["WORKER_CLASS"] = args.worker_class
+    settings = worker_settings(args)
     with fresh_database(args.database) as url:
         with quiz_server(url, **settings) as server:
             workers = len(server.worker_pids())

@@ -82,6 +82,18 @@ def fresh_database(kind: str, postgresql_url: str = POSTGRESQL_URL) -> Iterator[
         admin.dispose()
 
 
+def add_worker_arguments(parser, servers: str = "the server") -> None:
+    """--workers and --worker-class, to measure other gunicorn choices than the configuration's."""
+    parser.add_argument("--workers", help=f"QUIZ_WORKERS for {servers} (default: the configuration's)")
+    parser.add_argument("--worker-class", help=f"QUIZ_WORKER_CLASS for {servers} (default: the configuration's)")
+
+
+def worker_settings(args) -> dict[str, str]:
+    """The settings for :func:`quiz_server` from :func:`add_worker_arguments`' arguments."""
+    settings = {"WORKERS": args.workers, "WORKER_CLASS": args.worker_class}
+    return {name: value for name, value in settings.items() if value}
+
+
 def quiz_server(database_url: str, **settings: str):
     """``quiz serve`` on a free port (gunicorn with quiz/gunicorn_config.py), as in production."""
     # Every simulated phone joins from this one address; wrong codes are not what is measured.

@@ -25,7 +25,18 @@ import time
 
 import sqlalchemy as sa
 
-from client import Phone, fresh_database, log_in, machine, percentile, print_table, progress, quiz_server
+from client import (
+    Phone,
+    add_worker_arguments,
+    fresh_database,
+    log_in,
+    machine,
+    percentile,
+    print_table,
+    progress,
+    quiz_server,
+    worker_settings,
+)
 
 CODE = re.compile(r'<p class="code"[^>]*>(\d{6})</p>')
 
@@ -157,15 +168,10 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=3)
     parser.add_argument("--window", type=float, default=5.0, help="seconds within which each student answers")
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
-    parser.add_argument("--workers", help="QUIZ_WORKERS (default: the configuration's)")
-    parser.add_argument("--worker-class", help="QUIZ_WORKER_CLASS (default: the configuration's)")
+    add_worker_arguments(parser)
     args = parser.parse_args()
 
-    settings = {}
-    if args.workers:
-        settings["WORKERS"] = args.workers
-    if args.worker_class:
-        settings["WORKER_CLASS"] = args.worker_class
+    settings = worker_settings(args)
     rows, errors = [], []
     workers = 0
     for count in args.students:
