@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -32,6 +32,9 @@ from quiz.models import (
     SourceQuote,
     utcnow,
 )
+
+if TYPE_CHECKING:
+    from quiz.live import AttemptCounts
 
 _C = TypeVar("_C")
 
@@ -347,7 +350,7 @@ def submit_answer(
 
 def record_answer(
     session: so.Session,
-    attempt: Attempt | Turn,
+    attempt: Attempt | AttemptCounts,
     question_id: int,
     revision_id: int,
     graded: Graded,
@@ -361,7 +364,7 @@ def record_answer(
     Returns False, changing nothing, when the question was already answered (a reload, a
     double click, a second tab): the database's unique constraint decides, so that two
     simultaneous submissions still record one answer and count one score. ``attempt`` may be,
-    rather than a loaded attempt, anything with its ``id`` and ``question_count``.
+    rather than a loaded attempt, a classroom answer's :class:`quiz.live.AttemptCounts`.
     """
     session.flush()  # as session.execute() would: pending changes go first
     counts = _store_answer(
@@ -369,14 +372,15 @@ def record_answer(
     )
     if counts is None:
         return False
-    if not isinstance(attempt, Attempt):
-        if counts.answered_count >= counts.question_count:
-            _finish_counted(session, attempt.id, counts, now)
-        return True
-    for name in ("answered_count", "correct_count", "score"):
-        so.attributes.set_committed_value(attempt, name, getattr(counts, name))
-    if counts.answered_count >= attempt.question_count:
-        _finish(session, attempt, now)
+    finished = counts.answered_count >= counts.question_count
+    if isinstance(attempt, Attempt):  # a loaded attempt shows what the statements wrote
+        values = {name: getattr(counts, name) for name in ("answered_count", "correct_count", "score")}
+        if finished:
+            values.update(finished_at=now, duration_ms=milliseconds_between(counts.started_at, now))
+        for name, value in values.items():
+            so.attributes.set_committed_value(attempt, name, value)
+    if finished:
+        _finish(session, attempt.id, counts, now)
     return True
 
 
@@ -466,17 +470,9 @@ def milliseconds_between(start: datetime, end: datetime) -> int:
     return min(max(int((end - start).total_seconds() * 1000), 0), _MAX_MILLISECONDS)
 
 
-def _finish(session: so.Session, attempt: Attempt, now: datetime) -> None:
-    attempt.finished_at = now
-    attempt.duration_ms = milliseconds_between(attempt.started_at, now)
-    session.flush()
-    count_for_statistics(session, Attempt.id == attempt.id)
-    if attempt.retry_of_id is None and attempt.live_session_id is None:
-        _record_best(session, attempt)
-
-
-def _finish_counted(session: so.Session, attempt_id: int, counts: sa.Row, now: datetime) -> None:
-    """:func:`_finish` without loading the attempt, from the counts its last answer returned."""
+def _finish(session: so.Session, attempt_id: int, counts: sa.Row, now: datetime) -> None:
+    """Finish the attempt its last answer just counted, from the counts that answer returned:
+    its time, its answers made to count in statistics (never a retry's), and the player's best."""
     connection = session.connection()
     connection.execute(
         _FINISH,
@@ -838,7 +834,7 @@ def answer(session: so.Session, turn: Turn, picked: list[int], now: datetime | N
     turn.answered_count = counts.answered_count
     turn.answer = AnswerData(graded.selected_mask, graded.is_correct)
     if counts.answered_count >= counts.question_count:
-        _finish_counted(session, turn.attempt_id, counts, now)
+        _finish(session, turn.attempt_id, counts, now)
     return True
 
 
