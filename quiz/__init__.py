@@ -8,7 +8,7 @@ from quiz import cli, config
 from quiz.extensions import csrf, db, limiter, login_manager, migrate
 from quiz.paths import resource
 # Aliased so that the package attribute ``quiz.play`` stays the domain module.
-from quiz.web import auth, errors, health, reader, security
+from quiz.web import auth, errors, health, reader, security, transaction
 from quiz.web import admin as admin_pages
 from quiz.web import api as api_pages
 from quiz.web import stats as stats_pages
@@ -35,6 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     limiter.init_app(app)
     security.init_app(app)
     errors.init_app(app)
+    transaction.init_app(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(play_pages.bp)
     app.register_blueprint(reader.bp)

@@ -73,33 +73,6 @@ class NicknameForm(FlaskForm):
     )
 
 
-class AnswerForm(FlaskForm):
-    """One question's choices, named by their number on screen. Built per question."""
-
-    @classmethod
-    def for_choices(cls, count: int, multiple: bool, **kwargs) -> AnswerForm:
-        choices = [str(number) for number in range(1, count + 1)]
-        message = "Choose at least one answer." if multiple else "Choose an answer."
-        field_class = SelectMultipleField if multiple else RadioField
-        form_class = type(
-            "BoundAnswerForm",
-            (cls,),
-            {"choice": field_class("Answer", choices=choices, validators=[InputRequired(message=message)])},
-        )
-        return form_class(**kwargs)
-
-    @property
-    def picked_values(self) -> list[str]:
-        """The numbers submitted, as text, to re-check them when the form comes back."""
-        data = self.choice.data  # type: ignore[attr-defined]
-        return [str(value) for value in (data if isinstance(data, list) else [data]) if value]
-
-    @property
-    def picked(self) -> list[int]:
-        data = self.choice.data  # type: ignore[attr-defined]
-        return [int(value) for value in (data if isinstance(data, list) else [data])]
-
-
 class ConfirmForm(FlaskForm):
     """A form with nothing but its CSRF token, for buttons that change something."""
 
@@ -243,7 +216,8 @@ class QuestionFilterForm(FlaskForm):
 
 #: Choice inputs on the question form: the most a question may have.
 QUESTION_FORM_CHOICES = 6
-_KIND_LABELS = {"single": "One correct answer", "multi": "Several correct answers", "true_false": "True or false"}
+#: The kinds this form edits; questions of other kinds are edited in the bank file.
+FORM_KINDS = ("single", "multi", "true_false")
 _TAG_SEPARATORS = re.compile(r"[\s,]+")
 
 
@@ -256,7 +230,7 @@ class QuestionForm(FlaskForm):
         description="Lowercase letters, digits, - _ and . (for example streaming-service). It never changes once saved.",
     )
     quiz = SelectField("Quiz")
-    kind = SelectField("Kind", choices=[SelectChoice(name, _KIND_LABELS.get(name, name)) for name in KINDS], default="single")
+    kind = SelectField("Kind", choices=[SelectChoice(name, KINDS[name].label) for name in FORM_KINDS], default="single")
     difficulty = SelectField("Difficulty", choices=[SelectChoice(name, name.capitalize()) for name in DIFFICULTIES], default="medium")
     prompt = TextAreaField("Question", render_kw={"rows": 3})
     choices = FieldList(StringField("Choice"), min_entries=QUESTION_FORM_CHOICES, max_entries=QUESTION_FORM_CHOICES)
@@ -283,8 +257,7 @@ class QuestionForm(FlaskForm):
 
     @property
     def fixed_choices(self) -> bool:
-        kind = KINDS.get(self.kind.data or "")
-        return kind is not None and kind.fixed_choices is not None
+        return self.kind.data == "true_false"
 
     def validate_correct(self, field: SelectMultipleField) -> None:
         if self.fixed_choices:

@@ -19,14 +19,14 @@ from __future__ import annotations
 import random
 import secrets
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from quiz import articles, play, scoring
+from quiz import revisions, scores, scoring
+from quiz.kinds import KINDS, ChoiceData, Reveal, Tally
 from quiz.models import (
     Answer,
     Attempt,
@@ -95,7 +95,7 @@ def create_session(
     if settings.time_limit is not None and not MIN_TIME_LIMIT <= settings.time_limit <= MAX_TIME_LIMIT:
         raise LiveError(f"time per question must be {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds")
     rows = session.execute(
-        sa.select(Question.id, QuestionRevision.id, QuestionRevision.time_limit)
+        sa.select(Question.id, QuestionRevision.id, QuestionRevision.time_limit, QuestionRevision.kind)
         .join(QuestionRevision, QuestionRevision.id == Question.current_revision_id)
         .where(Question.quiz_id == quiz.id, Question.retired_at.is_(None))
         .order_by(Question.position)
@@ -119,6 +119,7 @@ def create_session(
         time_limit=settings.time_limit,
         deadline=settings.deadline if self_paced else None,
         shuffle_seed=rng.getrandbits(62),
+        shuffle_choices=quiz.shuffle_choices,
         state=OPEN if self_paced else LOBBY,
         position=0,
         question_count=len(rows),
@@ -135,7 +136,7 @@ def create_session(
             revision_id=revision_id,
             time_limit=settings.time_limit or own_limit or quiz.time_limit,
         )
-        for position, (question_id, revision_id, own_limit) in enumerate(rows, start=1)
+        for position, (question_id, revision_id, own_limit, _kind) in enumerate(rows, start=1)
     )
     session.flush()
     return live
@@ -214,7 +215,9 @@ def join(session: so.Session, live: LiveSession, player: Player, nickname: str, 
         quiz_id=live.quiz_id,
         live_session_id=live.id,
         shuffle_seed=live.shuffle_seed,
+        shuffle_choices=live.shuffle_choices,
         question_count=live.question_count,
+        scored_count=scored_count(session, live),
         answered_count=0,
         correct_count=0,
         score=0,
@@ -236,6 +239,16 @@ def join(session: so.Session, live: LiveSession, player: Player, nickname: str, 
     session.flush()
     _bump(session, live)
     return live_player
+
+
+def scored_count(session: so.Session, live: LiveSession) -> int:
+    """How many of the session's questions can be right or wrong (all but polls)."""
+    kinds = session.scalars(
+        sa.select(QuestionRevision.kind)
+        .join(LiveQuestion, LiveQuestion.revision_id == QuestionRevision.id)
+        .where(LiveQuestion.session_id == live.id)
+    )
+    return sum(KINDS[kind].scored for kind in kinds)
 
 
 def membership(session: so.Session, live: LiveSession, player: Player | None) -> LivePlayer | None:
@@ -314,12 +327,6 @@ def _transition(session: so.Session, live: LiveSession, allowed_from: tuple[str,
     return bool(changed)
 
 
-# What a revision says, shared with solo play (and its cache: a revision never changes).
-ChoiceData = play.ChoiceData
-QuoteData = play.QuoteData
-RevisionData = play.RevisionData
-
-
 @dataclass(frozen=True)
 class QuestionData:
     """A session's question as every screen uses it, with its choices in the session's order.
@@ -335,13 +342,21 @@ class QuestionData:
     question_slug: str
     revision_id: int
     time_limit: int
-    revision: RevisionData
+    revision: revisions.RevisionData
     #: The choices in the order the session shows them.
     order: tuple[ChoiceData, ...]
 
     @property
     def multiple(self) -> bool:
-        return play.KINDS[self.revision.kind].multiple
+        return self.revision.multiple
+
+    @property
+    def choices(self) -> list[revisions.ShownChoice]:
+        return revisions.shown_choices(self.order)
+
+    @property
+    def public(self) -> dict:
+        return self.revision.public
 
 
 _QUESTION_CACHE: dict[tuple[int, datetime, int], QuestionData] = {}
@@ -366,22 +381,23 @@ _live_question = LiveQuestion.__table__
 _QUESTION_QUERY = (
     sa.select(
         _live_question.c.question_id, Question.__table__.c.slug, _live_question.c.revision_id,
-        QuestionRevision.__table__.c.created_at, _live_question.c.time_limit, Quiz.__table__.c.shuffle_choices,
+        QuestionRevision.__table__.c.created_at, _live_question.c.time_limit,
     )
     .join(Question.__table__, Question.__table__.c.id == _live_question.c.question_id)
     .join(QuestionRevision.__table__, QuestionRevision.__table__.c.id == _live_question.c.revision_id)
-    .join(Quiz.__table__, Quiz.__table__.c.id == sa.bindparam("quiz_id"))
     .where(_live_question.c.session_id == sa.bindparam("session_id"), _live_question.c.position == sa.bindparam("position"))
 )
 
 
 def _load_question(session: so.Session, live: LiveSession | SessionState) -> QuestionData:
-    question_id, slug, revision_id, created_at, time_limit, shuffle = session.connection().execute(
-        _QUESTION_QUERY, {"quiz_id": live.quiz_id, "session_id": live.id, "position": live.position}
+    question_id, slug, revision_id, created_at, time_limit = session.connection().execute(
+        _QUESTION_QUERY, {"session_id": live.id, "position": live.position}
     ).one()
-    data = play.revision_data(session, revision_id, created_at)
-    order = play.shuffled(data.choices, shuffle=shuffle, kind=data.kind, seed=live.shuffle_seed, question_id=question_id)
-    return QuestionData(live.id, live.position, question_id, slug, revision_id, time_limit, data, tuple(order))
+    data = revisions.revision_data(session, revision_id, created_at)
+    # The order follows from what the session stored when it was created, so that every
+    # process, with its cache or without, shows and grades the same order.
+    order = revisions.shown_order(data, seed=live.shuffle_seed, question_id=question_id, shuffle=live.shuffle_choices)
+    return QuestionData(live.id, live.position, question_id, slug, revision_id, time_limit, data, order)
 
 
 def _open_question(session: so.Session, live: LiveSession, position: int, now: datetime, allowed_from: tuple[str, ...]) -> bool:
@@ -437,7 +453,7 @@ def finish(session: so.Session, live: LiveSession, now: datetime | None = None) 
         .values(finished_at=now)
         .execution_options(synchronize_session=False)
     )
-    play.count_for_statistics(session, Attempt.live_session_id == live.id)
+    scores.count_for_statistics(session, Attempt.live_session_id == live.id)
     return True
 
 
@@ -566,11 +582,11 @@ def _loaded(session: so.Session, live: LiveSession | SessionState) -> LiveSessio
     return live if isinstance(live, LiveSession) else session.get(LiveSession, live.id)
 
 
-# Answering --------------------------------------------------------------------------------------
+# Seats: what answering reads --------------------------------------------------------------------
 #
-# A classroom's answers arrive all at once when a question opens, so the answer path reads what
-# it needs in one Core query (:func:`seat`) into the plain objects below, which carry the same
-# attribute names as the models; :func:`submit` takes either.
+# A classroom's answers arrive all at once when a question opens, so the answer path
+# (:func:`quiz.answering.answer_live`) reads what it needs in one Core query (:func:`seat`)
+# into the plain objects below, which carry the same attribute names as the models.
 
 
 @dataclass
@@ -585,6 +601,7 @@ class SessionState:
     state: str
     position: int
     shuffle_seed: int
+    shuffle_choices: bool
     question_opened_at: datetime | None
     question_closes_at: datetime | None
     version: int
@@ -612,7 +629,8 @@ _SEAT_QUERY = (
     sa.select(
         _live_session.c.id, _live_session.c.created_at, _live_session.c.quiz_id, _live_session.c.pacing,
         _live_session.c.scoring, _live_session.c.state, _live_session.c.position, _live_session.c.shuffle_seed,
-        _live_session.c.question_opened_at, _live_session.c.question_closes_at, _live_session.c.version,
+        _live_session.c.shuffle_choices, _live_session.c.question_opened_at, _live_session.c.question_closes_at,
+        _live_session.c.version,
         _live_player.c.id, _live_player.c.streak, _attempt.c.id, _attempt.c.question_count, _attempt.c.answered_count,
     )
     .join(_live_player, _live_player.c.session_id == _live_session.c.id)
@@ -634,51 +652,7 @@ def seat(session: so.Session, session_id: int, token: str | None) -> tuple[Sessi
     row = session.connection().execute(_SEAT_QUERY, {"session_id": session_id, "token": token}).first()
     if row is None:
         return None
-    return SessionState(*row[:11]), Member(row[11], row[12], AttemptCounts(*row[13:]))
-
-
-def submit(
-    session: so.Session,
-    live: LiveSession | SessionState,
-    live_player: LivePlayer | Member,
-    picked: list[int],
-    now: datetime | None = None,
-    question: QuestionData | None = None,
-) -> bool:
-    """Record a student's answer to the open question; False if they had already answered.
-
-    Raises LiveError outside the open window: before the question opens, after it closes or
-    its time is up, or in a session that is not host-paced. ``question``, the current
-    question if the caller has it already, spares a query.
-    """
-    now = now or utcnow()
-    if live.pacing != HOST_PACED:
-        raise LiveError("Answer through the quiz pages of a self-paced session.")
-    if live.state != QUESTION_OPEN or (live.question_closes_at and now > live.question_closes_at):
-        raise LiveError("This question is closed.")
-    question = question or current_question(session, live)
-    attempt = live_player.attempt
-    graded = play.grade_choices(question.order, question.revision.kind, picked)
-    elapsed_ms = play.milliseconds_between(live.question_opened_at or now, now)
-    limit = question.time_limit
-    # Only the open question can be answered, so a student who answered every earlier
-    # question has answered exactly position - 1; one they let pass breaks the streak.
-    streak = live_player.streak if attempt.answered_count == live.position - 1 else 0
-    points = scoring.RULES[live.scoring](graded.is_correct, elapsed_ms, limit, streak)
-    if not play.record_answer(
-        session, attempt, question.question_id, question.revision_id, graded,
-        points=points, now=now, elapsed_ms=elapsed_ms,
-    ):
-        return False
-    new_streak = streak + 1 if graded.is_correct else 0
-    if new_streak != live_player.streak:
-        live_player.streak = new_streak
-        if isinstance(live_player, LivePlayer):
-            session.flush()
-        else:
-            session.connection().execute(_SET_STREAK, {"b_id": live_player.id, "b_streak": new_streak})
-    close_if_everyone_answered(session, live, now, question_id=question.question_id)
-    return True
+    return SessionState(*row[:12]), Member(row[12], row[13], AttemptCounts(*row[14:]))
 
 
 _SET_STREAK = (
@@ -686,11 +660,15 @@ _SET_STREAK = (
 )
 
 
-def check_self_paced(live: LiveSession, now: datetime | None = None) -> None:
-    """Refuse answers to a self-paced session that has ended or passed its deadline."""
-    now = now or utcnow()
-    if live.state == FINISHED or (live.deadline is not None and now >= live.deadline):
-        raise LiveError("This assignment has closed.")
+def set_streak(session: so.Session, live_player: LivePlayer | Member, streak: int) -> None:
+    """Keep the student's run of right answers, for the streak bonus."""
+    if streak == live_player.streak:
+        return
+    live_player.streak = streak
+    if isinstance(live_player, LivePlayer):
+        session.flush()
+    else:
+        session.connection().execute(_SET_STREAK, {"b_id": live_player.id, "b_streak": streak})
 
 
 # What the screens show --------------------------------------------------------------------------
@@ -703,10 +681,13 @@ def public_state(session: so.Session, live: LiveSession, now: datetime | None = 
     data = {"version": live.version, "state": live.state, "position": live.position}
     if live.state == QUESTION_OPEN and live.pacing == HOST_PACED:
         question = current_question(session, live)
-        kind = play.KINDS[question.revision.kind]
+        kind = question.revision.behaviour
         closes_at = live.question_closes_at or now or utcnow()
         data["question"] = {
             "count": live.question_count,
+            "kind": kind.name,
+            # Phones build a form of choices themselves; other kinds' forms come from the server.
+            "picks": kind.picks,
             "prompt": question.revision.prompt,
             "instruction": kind.instruction,
             "multiple": kind.multiple,
@@ -714,15 +695,6 @@ def public_state(session: so.Session, live: LiveSession, now: datetime | None = 
             "seconds_left": round(max((closes_at - (now or utcnow())).total_seconds(), 0.0), 1),
         }
     return data
-
-
-@dataclass(frozen=True)
-class ChoiceResult:
-    number: int
-    text: str
-    is_correct: bool
-    count: int
-    share: float
 
 
 @dataclass(frozen=True)
@@ -742,13 +714,16 @@ class Screen:
 
     live: LiveSession
     question: QuestionData | None = None
-    choices: list[play.ShownChoice] = field(default_factory=list)
-    results: list[ChoiceResult] = field(default_factory=list)
-    sources: list[play.Source] = field(default_factory=list)
+    choices: list[revisions.ShownChoice] = field(default_factory=list)
+    #: How the class answered, from the reveal on.
+    tally: Tally | None = None
+    sources: list[revisions.Source] = field(default_factory=list)
     answered: int = 0
     players: int = 0
     standings: list[Standing] = field(default_factory=list)
     seconds_left: float | None = None
+    #: Whether showing it applied a change that time made due (see :func:`tick`).
+    ticked: bool = False
 
     @property
     def revealed(self) -> bool:
@@ -762,53 +737,36 @@ def screen(session: so.Session, live: LiveSession, now: datetime | None = None, 
     out: every phone asks for its page when a question opens, and only the projector shows them.
     """
     now = now or utcnow()
-    tick(session, live, now)
+    ticked = tick(session, live, now)
     question = current_question(session, live)
     counts = counts or live.state != QUESTION_OPEN
-    view = Screen(live, players=player_count(session, live) if counts else 0)
+    view = Screen(live, players=player_count(session, live) if counts else 0, ticked=ticked)
     if question is None or live.pacing != HOST_PACED:
         view.standings = standings(session, live) if live.state != LOBBY else []
         return view
     view.question = question
-    order = question.order
-    view.choices = [play.ShownChoice(number, choice.text) for number, choice in enumerate(order, 1)]
+    view.choices = question.choices
     view.answered = answered_count(session, live) if counts else 0
     if live.state == QUESTION_OPEN and live.question_closes_at:
         view.seconds_left = max((live.question_closes_at - now).total_seconds(), 0.0)
     if view.revealed:
-        view.results = distribution(session, live, question, order)
-        view.sources = [
-            play.Source(
-                quote.excerpt,
-                articles.passage(live.quiz.article.text, quote.span_start, quote.span_end, quote.excerpt),
-                articles.quote_anchor(question.question_slug, quote.position),
-            )
-            for quote in question.revision.quotes
-        ]
+        view.tally = tally(session, live, question)
+        view.sources = revisions.sources(question.revision, question.question_slug, live.quiz.article.text)
     if live.state in (LEADERBOARD, FINISHED):
         view.standings = standings(session, live)
     return view
 
 
-def distribution(session: so.Session, live: LiveSession, question: QuestionData, order) -> list[ChoiceResult]:
-    """How many students picked each choice of ``question``."""
-    masks = session.execute(
-        sa.select(Answer.selected_mask, sa.func.count())
+def tally(session: so.Session, live: LiveSession, question: QuestionData) -> Tally:
+    """How the students still in the session answered ``question``."""
+    groups = session.execute(
+        sa.select(Answer.selected_mask, Answer.response, sa.func.count())
         .join(LivePlayer, LivePlayer.attempt_id == Answer.attempt_id)
         .where(LivePlayer.session_id == live.id, LivePlayer.removed_at.is_(None), Answer.question_id == question.question_id)
-        .group_by(Answer.selected_mask)
+        .group_by(Answer.selected_mask, Answer.response)
     ).all()
-    counts: Counter[int] = Counter()
-    total = 0
-    for mask, count in masks:
-        total += count
-        for choice in order:
-            if mask & (1 << choice.position):
-                counts[choice.position] += count
-    return [
-        ChoiceResult(number, choice.text, choice.is_correct, counts[choice.position], counts[choice.position] / total if total else 0.0)
-        for number, choice in enumerate(order, 1)
-    ]
+    revision = question.revision
+    return revision.behaviour.tally(question.order, revision.answer_key, groups)
 
 
 def _total_answer_time():
@@ -844,6 +802,8 @@ class StudentScreen:
     answer: Answer | None = None
     #: The student's place, shown from the leaderboard on.
     standing: Standing | None = None
+    #: What the student learns of their own answer, from the reveal on.
+    reveal: Reveal | None = None
 
     @property
     def shown_score(self) -> int:
@@ -864,6 +824,12 @@ def student_screen(session: so.Session, live: LiveSession, live_player: LivePlay
                 Answer.attempt_id == live_player.attempt_id, Answer.question_id == shared.question.question_id
             )
         )
+        if view.answer is not None and shared.revealed:
+            revision = shared.question.revision
+            view.reveal = revision.behaviour.reveal(
+                shared.question.order, revision.answer_key, view.answer.selected_mask, view.answer.response,
+                view.answer.credit,
+            )
     if live.state in (LEADERBOARD, FINISHED):
         everyone = shared.standings or standings(session, live)
         view.standing = next((row for row in everyone if row.live_player_id == live_player.id), None)
@@ -879,7 +845,8 @@ class AnswerCell:
     is_correct: bool
     points: int
     elapsed_ms: int | None
-    choices: str
+    #: The answer in words: the choices picked, the order given, the number or text typed.
+    given: str
 
 
 @dataclass(frozen=True)
@@ -894,22 +861,51 @@ class StudentResult:
 
 
 @dataclass(frozen=True)
+class ResultQuestion:
+    """A session's question as its results show it."""
+
+    position: int
+    question_slug: str
+    revision: revisions.RevisionData
+    order: tuple[ChoiceData, ...]
+
+    @property
+    def scored(self) -> bool:
+        return self.revision.behaviour.scored
+
+    @property
+    def expected(self) -> str:
+        return self.revision.behaviour.expected(self.order, self.revision.answer_key)
+
+
+@dataclass(frozen=True)
 class SessionResults:
     live: LiveSession
-    questions: list[LiveQuestion]
+    questions: list[ResultQuestion]
     students: list[StudentResult]
+
+    @property
+    def scored_count(self) -> int:
+        """Questions that can be right or wrong, all but polls."""
+        return sum(question.scored for question in self.questions)
 
 
 def results(session: so.Session, live: LiveSession) -> SessionResults:
     """Per student and question: right or wrong, points, time and the choices picked."""
-    questions = list(
-        session.scalars(
-            sa.select(LiveQuestion)
-            .where(LiveQuestion.session_id == live.id)
-            .order_by(LiveQuestion.position)
-            .options(so.joinedload(LiveQuestion.revision).selectinload(QuestionRevision.choices), so.joinedload(LiveQuestion.question))
-        )
-    )
+    rows = session.execute(
+        sa.select(LiveQuestion.position, LiveQuestion.question_id, Question.slug, LiveQuestion.revision_id,
+                  QuestionRevision.created_at)
+        .join(Question, Question.id == LiveQuestion.question_id)
+        .join(QuestionRevision, QuestionRevision.id == LiveQuestion.revision_id)
+        .where(LiveQuestion.session_id == live.id)
+        .order_by(LiveQuestion.position)
+    ).all()
+    questions, question_ids = [], []
+    for position, question_id, slug, revision_id, created_at in rows:
+        revision = revisions.revision_data(session, revision_id, created_at)
+        order = revisions.shown_order(revision, seed=live.shuffle_seed, question_id=question_id, shuffle=live.shuffle_choices)
+        questions.append(ResultQuestion(position, slug, revision, order))
+        question_ids.append(question_id)
     members = session.execute(
         sa.select(LivePlayer, Attempt)
         .join(Attempt, Attempt.id == LivePlayer.attempt_id)
@@ -925,10 +921,10 @@ def results(session: so.Session, live: LiveSession) -> SessionResults:
     students = []
     for live_player, attempt in members:
         cells = []
-        for question in questions:
-            answer = answers.get((attempt.id, question.question_id))
+        for question, question_id in zip(questions, question_ids):
+            answer = answers.get((attempt.id, question_id))
             picked = (
-                ", ".join(choice.text for choice in question.revision.choices if answer.selected_mask & (1 << choice.position))
+                question.revision.behaviour.answer_text(question.order, answer.selected_mask, answer.response)
                 if answer else ""
             )
             cells.append(

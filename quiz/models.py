@@ -99,6 +99,9 @@ class QuestionRevision(db.Model):
     #: Seconds; None falls back to the quiz's time limit.
     time_limit: so.Mapped[int | None]
     tags: so.Mapped[list[str]] = so.mapped_column(sa.JSON, default=list)
+    #: What grading needs beyond the choices, for the kinds that need it: a number question's
+    #: answer, tolerance and unit, a text question's accepted answers (see :mod:`quiz.kinds`).
+    answer_key: so.Mapped[dict | None] = so.mapped_column(sa.JSON)
     #: SHA-256 of the revision's content; an import compares it to tell "changed" from "unchanged".
     fingerprint: so.Mapped[str] = so.mapped_column(sa.String(64))
     created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
@@ -120,6 +123,7 @@ class Choice(db.Model):
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     revision_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question_revision.id"))
     #: 0-based place in the bank file; bit ``1 << position`` in :attr:`Answer.selected_mask`.
+    #: An ordering question's items are listed in the right order: this is also their right place.
     position: so.Mapped[int]
     text: so.Mapped[str] = so.mapped_column(sa.Text)
     is_correct: so.Mapped[bool]
@@ -164,6 +168,9 @@ class Attempt(db.Model):
     quiz_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("quiz.id"), index=True)
     #: Seeds the per-attempt choice order, which must not change across reloads.
     shuffle_seed: so.Mapped[int] = so.mapped_column(sa.BigInteger)
+    #: Whether choices are shown shuffled, fixed when the attempt starts: a re-import that
+    #: changes the quiz's setting must not renumber the choices of an attempt under way.
+    shuffle_choices: so.Mapped[bool] = so.mapped_column(default=True)
     #: The difficulty filter the player chose, or None for all.
     difficulty: so.Mapped[str | None] = so.mapped_column(sa.String(8))
     #: The attempt whose missed questions this one retries; retries stay off leaderboards.
@@ -171,6 +178,8 @@ class Attempt(db.Model):
     #: The classroom session this attempt belongs to; such attempts stay off quiz leaderboards.
     live_session_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("live_session.id"), index=True)
     question_count: so.Mapped[int]
+    #: Questions that can be right or wrong: all but polls. "7 of 9 correct" counts these.
+    scored_count: so.Mapped[int]
     #: Kept up to date by each answer so results and leaderboards need no aggregate.
     answered_count: so.Mapped[int] = so.mapped_column(default=0)
     #: Right answers so far; statistics rank attempts by it (``score`` may include speed bonuses).
@@ -216,8 +225,14 @@ class Answer(db.Model):
     question_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question.id"))
     #: The exact revision answered; statistics group by it.
     revision_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("question_revision.id"), index=True)
-    #: Bit ``1 << Choice.position`` set for every choice picked.
+    #: Bit ``1 << Choice.position`` set for every choice picked; 0 for kinds without picks.
     selected_mask: so.Mapped[int]
+    #: The answer itself as JSON, for kinds whose answer is not a set of picks: an ordering's
+    #: item positions in the order given, the number typed, the text typed.
+    response: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    #: From 0 to 1 (an ordering half right earns 0.5); None for a poll, never right or wrong.
+    credit: so.Mapped[float | None] = so.mapped_column(sa.Float)
+    #: Whether the answer earned full credit.
     is_correct: so.Mapped[bool]
     points: so.Mapped[int]
     answered_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
@@ -319,6 +334,8 @@ class LiveSession(db.Model):
     time_limit: so.Mapped[int | None]
     #: Seeds the choice order, the same for every student so the projector matches the phones.
     shuffle_seed: so.Mapped[int] = so.mapped_column(sa.BigInteger)
+    #: Whether choices are shown shuffled, the quiz's setting when the session was created.
+    shuffle_choices: so.Mapped[bool] = so.mapped_column(default=True)
     #: Self-paced sessions only: answers are refused after this time.
     deadline: so.Mapped[datetime | None]
     #: A key of :data:`quiz.live.STATES`.

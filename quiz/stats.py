@@ -34,6 +34,8 @@ from datetime import datetime
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from quiz import revisions
+from quiz.kinds import KINDS, Tally
 from quiz.live import SessionResults
 from quiz.models import Answer, Attempt, LiveSession, Question, QuestionRevision, Quiz, User
 
@@ -121,6 +123,11 @@ class ItemStats:
     choices: list[ChoiceStats]
     #: Why the question needs a look; empty when it works.
     reasons: list[str] = field(default_factory=list)
+    #: For kinds whose answers are not picks (and polls): how the answers add up, as the
+    #: kind tallies them (places for ordering, the numbers given, the top typed answers, votes).
+    tally: Tally | None = None
+    #: The mean credit, for kinds with partial credit (ordering).
+    mean_credit: float | None = None
 
     @property
     def label(self) -> str:
@@ -227,17 +234,49 @@ def item_stats(
     tallies: dict[int, _Tally] = defaultdict(_Tally)
     for revision_id, mask, correct, right, length, count, timed in groups:
         tallies[revision_id].add(mask, bool(correct), right, length, count, timed, thirds.get((right, length), (0.0, 0.0)))
-    revisions = session.execute(
+    rows = session.execute(
         sa.select(QuestionRevision, Question)
         .join(Question, Question.id == QuestionRevision.question_id)
         .where(QuestionRevision.id.in_(tallies))
         .options(so.selectinload(QuestionRevision.choices))
         .order_by(Question.position, QuestionRevision.number)
     ).all()
-    return [
+    items = [
         tallies[revision.id].stats(revision, question, _median_seconds(session, scope, revision.id, tallies[revision.id].timed))
-        for revision, question in revisions
+        for revision, question in rows
     ]
+    _add_kind_tallies(session, scope, items, {revision.id: revision for revision, _ in rows})
+    return items
+
+
+def _add_kind_tallies(
+    session: so.Session, scope: Scope, items: list[ItemStats], loaded: dict[int, QuestionRevision]
+) -> None:
+    """Give the items of kinds other than plain picks their kind's tally. Their answers are read
+    apart, so that a quiz of choice questions keeps to the statistics index alone."""
+    own = [item for item in items if not KINDS[item.kind].picks or not KINDS[item.kind].scored]
+    if not own:
+        return
+    rows = session.execute(
+        _counted_answers(scope, Answer.revision_id, Answer.selected_mask, Answer.response, sa.func.count(),
+                         sa.func.avg(Answer.credit))
+        .where(Answer.revision_id.in_([item.revision_id for item in own]))
+        .group_by(Answer.revision_id, Answer.selected_mask, Answer.response)
+    ).all()
+    groups: dict[int, list] = defaultdict(list)
+    credit: dict[int, float] = defaultdict(float)
+    for revision_id, mask, response, count, mean_credit in rows:
+        groups[revision_id].append((mask, response, count))
+        credit[revision_id] += (mean_credit or 0.0) * count
+    for item in own:
+        data = revisions.data_of(loaded[item.revision_id])
+        item.tally = data.behaviour.tally(data.choices, data.answer_key, groups[item.revision_id])
+        if data.behaviour.scored and item.answers:
+            item.mean_credit = credit[item.revision_id] / item.answers
+        if not data.behaviour.scored:  # a poll: nothing is right or wrong, nothing to judge
+            item.facility = None
+            item.discrimination = None
+            item.reasons = []
 
 
 def _counted_answers(scope: Scope, *columns: sa.ColumnElement) -> sa.Select:
@@ -364,6 +403,8 @@ def review_reasons(item: ItemStats) -> list[str]:
             f"Weak discrimination ({item.discrimination:.2f}): it hardly tells players who know the "
             "article from those who guess."
         )
+    if not KINDS[item.kind].picks:
+        return reasons
     for choice in item.choices:
         if choice.is_correct:
             continue
@@ -398,9 +439,9 @@ def _attempt_distribution(session: so.Session, scope: Scope) -> tuple[int, dict[
         sa.select(sa.func.count()).select_from(Attempt).where(*scope.conditions(), Attempt.answered_count > 0)
     ) or 0
     rows = session.execute(
-        sa.select(Attempt.correct_count, Attempt.question_count, sa.func.count(), sa.func.sum(Attempt.duration_ms), sa.func.count(Attempt.duration_ms))
-        .where(*scope.conditions(), Attempt.finished_at.is_not(None), Attempt.question_count > 0)
-        .group_by(Attempt.correct_count, Attempt.question_count)
+        sa.select(Attempt.correct_count, Attempt.scored_count, sa.func.count(), sa.func.sum(Attempt.duration_ms), sa.func.count(Attempt.duration_ms))
+        .where(*scope.conditions(), Attempt.finished_at.is_not(None), Attempt.scored_count > 0)
+        .group_by(Attempt.correct_count, Attempt.scored_count)
     ).all()
     timed = sum(row[4] for row in rows)
     total_ms = sum(row[3] or 0 for row in rows)
@@ -559,6 +600,7 @@ def item_json(item: ItemStats) -> dict:
         "revision": item.revision_number,
         "revision_id": item.revision_id,
         "superseded": item.superseded,
+        "kind": item.kind,
         "prompt": item.prompt,
         "answers": item.answers,
         "right": item.right,
@@ -566,6 +608,15 @@ def item_json(item: ItemStats) -> dict:
         "discrimination": _number(item.discrimination),
         "median_seconds": _number(item.median_seconds, 1),
         "reasons": item.reasons,
+        "mean_credit": _number(item.mean_credit),
+        "tally": {
+            "caption": item.tally.caption,
+            "rows": [
+                {"text": row.label, "correct": row.is_correct, "count": row.count, "share": _number(row.share)}
+                for row in item.tally.rows
+            ],
+            "others": item.tally.others,
+        } if item.tally else None,
         "choices": [
             {
                 "text": choice.text,
@@ -633,7 +684,7 @@ def student_json(results: SessionResults) -> list[dict]:
             "points": student.score,
             "right": student.correct,
             "answered": student.answered,
-            "questions": len(results.questions),
+            "questions": results.scored_count,
             "seconds": round(student.total_ms / 1000, 1),
             "removed": student.removed,
             "answers": [

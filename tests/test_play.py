@@ -10,12 +10,13 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from quiz import play
+from quiz import answering, play
 from quiz.bank import load_bank
 from quiz.bank.importer import import_bank
 from quiz.extensions import db
 from quiz.models import Answer, Attempt, BestScore, Player, utcnow
 from quiz.paths import bundled_bank
+from tests.answers import answer_solo, play_through, right_answer, turn_of, wrong_answer
 
 
 @pytest.fixture
@@ -33,24 +34,10 @@ def new_player(app_ctx):
     return create
 
 
-def correct_numbers(attempt, slot) -> list[int]:
-    """The on-screen numbers of the correct choices, as a player who knows would pick them."""
-    order = play.displayed_order(attempt, slot)
-    return [number for number, choice in enumerate(order, 1) if choice.is_correct]
-
-
-def wrong_numbers(attempt, slot) -> list[int]:
-    order = play.displayed_order(attempt, slot)
-    return [next(number for number, choice in enumerate(order, 1) if not choice.is_correct)]
-
-
-def play_through(attempt, *, right: int, now=None) -> None:
-    """Answer every question of ``attempt``, the first ``right`` of them correctly."""
-    for position in range(1, attempt.question_count + 1):
-        slot = play.load_slot(db.session, attempt, position)
-        play.ask(db.session, attempt, slot, now=now)
-        picked = correct_numbers(attempt, slot) if position <= right else wrong_numbers(attempt, slot)
-        assert play.submit_answer(db.session, attempt, slot, picked, now=now)
+def answer_of(attempt, position):
+    return db.session.scalar(
+        sa.select(Answer).where(Answer.attempt_id == attempt.id, Answer.question_id == turn_of(attempt, position).question_id)
+    )
 
 
 def test_standard_attempt_asks_the_quiz_length_of_distinct_questions(quiz, new_player):
@@ -84,30 +71,29 @@ def test_choice_order_is_shuffled_per_attempt_and_stable_across_reloads(quiz, ne
 
     def orders(attempt):
         return {
-            slot.question_id: [choice.id for choice in play.displayed_order(attempt, slot)]
-            for slot in attempt.slots
+            turn.question_id: [choice.position for choice in turn.order]
+            for turn in (turn_of(attempt, position) for position in range(1, attempt.question_count + 1))
         }
 
     assert orders(first) == orders(first)
     assert orders(first) != orders(second)
-    canonical = {slot.question_id: [choice.id for choice in slot.revision.choices] for slot in first.slots}
+    canonical = {slot.question_id: [choice.position for choice in slot.revision.choices] for slot in first.slots}
     assert orders(first) != canonical
 
 
 def test_a_right_answer_scores_a_point_and_points_at_its_revision(quiz, new_player):
     attempt = play.start_attempt(db.session, new_player(), quiz)
-    slot = play.load_slot(db.session, attempt, 1)
-    assert play.submit_answer(db.session, attempt, slot, correct_numbers(attempt, slot))
-    answer = play.answer_for(db.session, attempt, slot)
-    assert (answer.is_correct, answer.points, answer.revision_id) == (True, 1, slot.revision_id)
+    assert answer_solo(attempt, 1, right=True)
+    answer = answer_of(attempt, 1)
+    assert (answer.is_correct, answer.credit, answer.points, answer.revision_id) == (
+        True, 1.0, 1, attempt.slots[0].revision_id)
     assert (attempt.score, attempt.answered_count) == (1, 1)
 
 
 def test_answering_twice_records_the_first_answer_only(quiz, new_player):
     attempt = play.start_attempt(db.session, new_player(), quiz)
-    slot = play.load_slot(db.session, attempt, 1)
-    assert play.submit_answer(db.session, attempt, slot, wrong_numbers(attempt, slot))
-    assert not play.submit_answer(db.session, attempt, slot, correct_numbers(attempt, slot))
+    assert answer_solo(attempt, 1, right=False)
+    assert not answer_solo(attempt, 1, right=True)
     answers = db.session.scalars(sa.select(Answer).where(Answer.attempt_id == attempt.id)).all()
     assert [answer.is_correct for answer in answers] == [False]
     assert (attempt.score, attempt.answered_count) == (0, 1)
@@ -115,9 +101,10 @@ def test_answering_twice_records_the_first_answer_only(quiz, new_player):
 
 def test_a_choice_number_off_the_screen_is_refused(quiz, new_player):
     attempt = play.start_attempt(db.session, new_player(), quiz)
-    slot = play.load_slot(db.session, attempt, 1)
-    with pytest.raises(ValueError):
-        play.submit_answer(db.session, attempt, slot, [len(slot.revision.choices) + 1])
+    turn = turn_of(attempt, 1)
+    with pytest.raises(answering.InvalidAnswer):
+        answer_solo(attempt, 1, [len(turn.order) + 1])
+    assert answer_of(attempt, 1) is None
 
 
 def test_multi_questions_need_exactly_the_correct_set(quiz, new_player):
@@ -125,20 +112,28 @@ def test_multi_questions_need_exactly_the_correct_set(quiz, new_player):
     outcomes = []
     for pick in (lambda numbers: numbers[:1], lambda numbers: numbers):
         attempt = play.start_attempt(db.session, player, quiz, length=play.LENGTH_ALL)
-        slot = next(slot for slot in attempt.slots if slot.revision.kind == "multi")
-        play.submit_answer(db.session, attempt, slot, pick(correct_numbers(attempt, slot)))
-        outcomes.append(play.answer_for(db.session, attempt, slot).is_correct)
+        position = next(slot.position for slot in attempt.slots if slot.revision.kind == "multi")
+        for earlier in range(1, position):
+            answer_solo(attempt, earlier)
+        turn = turn_of(attempt, position)
+        answer_solo(attempt, position, pick(list(right_answer(turn.revision, turn.order).choices)))
+        outcomes.append(answer_of(attempt, position).is_correct)
     assert outcomes == [False, True]
 
 
 def test_time_to_answer_is_measured_from_the_first_showing(quiz, new_player):
     attempt = play.start_attempt(db.session, new_player(), quiz)
-    slot = play.load_slot(db.session, attempt, 1)
     shown = utcnow()
-    play.ask(db.session, attempt, slot, now=shown)
-    play.ask(db.session, attempt, slot, now=shown + timedelta(seconds=3))  # a reload
-    play.submit_answer(db.session, attempt, slot, [1], now=shown + timedelta(seconds=7))
-    assert play.answer_for(db.session, attempt, slot).elapsed_ms == 7000
+    play.show(db.session, turn_of(attempt, 1), now=shown)
+    play.show(db.session, turn_of(attempt, 1), now=shown + timedelta(seconds=3))  # a reload
+    answer_solo(attempt, 1, [1], now=shown + timedelta(seconds=7), shown=False)
+    assert answer_of(attempt, 1).elapsed_ms == 7000
+
+
+def test_an_answer_to_a_question_never_shown_has_no_time(quiz, new_player):
+    attempt = play.start_attempt(db.session, new_player(), quiz)
+    answer_solo(attempt, 1, [1], shown=False)
+    assert answer_of(attempt, 1).elapsed_ms is None
 
 
 def test_an_attempt_finished_a_month_later_keeps_times_the_database_can_hold(quiz, new_player):
@@ -147,8 +142,7 @@ def test_an_attempt_finished_a_month_later_keeps_times_the_database_can_hold(qui
     play_through(attempt, right=1, now=month_later)
     db.session.commit()
     assert attempt.duration_ms == 2**31 - 1
-    first = play.answer_for(db.session, attempt, play.load_slot(db.session, attempt, 1))
-    assert first.elapsed_ms == 0
+    assert answer_of(attempt, 1).elapsed_ms == 0
 
 
 def test_finishing_records_duration_and_best_score(quiz, new_player):
@@ -208,16 +202,18 @@ def test_leaderboard_ranks_by_score_then_time_then_finish_and_lists_named_player
 
 def test_an_edited_question_keeps_old_attempts_on_their_revision(quiz, new_player, tmp_path):
     attempt = play.start_attempt(db.session, new_player(), quiz, length=play.LENGTH_ALL)
-    slot = play.load_slot(db.session, attempt, 1)
-    old_revision = slot.revision_id
-    edited = bundled_bank().read_text().replace(slot.revision.prompt, slot.revision.prompt + " (edited)")
+    slot = attempt.slots[0]
+    old_revision, prompt = slot.revision_id, slot.revision.prompt
+    edited = bundled_bank().read_text().replace(prompt, prompt + " (edited)")
     shutil.copytree(bundled_bank().parent / "articles", tmp_path / "articles")
     (tmp_path / "edited.yaml").write_text(edited)
 
     import_bank(db.session, load_bank(tmp_path / "edited.yaml"))
-    play.submit_answer(db.session, attempt, slot, [1])
+    answer_solo(attempt, 1, [1])
 
-    assert play.answer_for(db.session, attempt, slot).revision_id == old_revision
+    assert answer_of(attempt, 1).revision_id == old_revision
+    assert turn_of(attempt, 1).revision.prompt == prompt
+    db.session.refresh(slot.question)
     assert slot.question.current_revision_id != old_revision
 
 
@@ -234,11 +230,11 @@ def test_simultaneous_submissions_record_one_answer(bundled, tmp_path):
 
     def submit():
         with bundled.app_context():
-            player = play.player_by_token(db.session, token)
-            attempt = play.attempt_for_player(db.session, public_id, player)
-            slot = play.load_slot(db.session, attempt, 1)
+            turn = play.turn(db.session, public_id, token, 1)
+            db.session.commit()  # each thread read on its own; none holds a lock while waiting
             barrier.wait()
-            outcomes.append(play.submit_answer(db.session, attempt, slot, correct_numbers(attempt, slot)))
+            outcome = answering.answer_solo(db.session, turn, right_answer(turn.revision, turn.order))
+            outcomes.append(outcome.recorded)
             db.session.commit()
 
     threads = [threading.Thread(target=submit) for _ in range(4)]

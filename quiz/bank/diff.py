@@ -25,7 +25,8 @@ from quiz.models import Article, Question, QuestionRevision, Quiz
 
 #: The fields of a question entry compared for a preview, in the order they are shown.
 QUESTION_FIELDS = (
-    "quiz", "kind", "prompt", "choices", "correct", "explanation", "source", "difficulty", "tags", "time_limit",
+    "quiz", "kind", "prompt", "choices", "correct", "items", "answer", "tolerance", "unit", "accept", "fuzzy",
+    "explanation", "source", "difficulty", "tags", "time_limit",
 )
 
 

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from quiz.bank.loader import BankArticle, BankQuestion
-from quiz.kinds import KINDS
+from quiz.kinds import KINDS, Content
 from quiz.models import Article, Choice, Question, QuestionRevision, Quiz, SourceQuote
 
 
@@ -61,16 +61,17 @@ def _question_entries(session: so.Session) -> list[dict[str, Any]]:
         in_play.with_only_columns(
             Question.slug, Quiz.slug, QuestionRevision.id, QuestionRevision.kind, QuestionRevision.difficulty,
             QuestionRevision.prompt, QuestionRevision.explanation, QuestionRevision.tags, QuestionRevision.time_limit,
+            QuestionRevision.answer_key,
         )
         .join(QuestionRevision, Question.current_revision_id == QuestionRevision.id)
         .order_by(Quiz.position, Quiz.id, Question.position, Question.id)
     )
     return [
         _question_entry(
-            slug, quiz_slug, kind, difficulty, prompt, choices.get(revision_id, []), explanation,
-            excerpts.get(revision_id, []), tags, time_limit,
+            slug, quiz_slug, kind, difficulty, prompt, Content(tuple(choices.get(revision_id, [])), answer_key),
+            explanation, excerpts.get(revision_id, []), tags, time_limit,
         )
-        for slug, quiz_slug, revision_id, kind, difficulty, prompt, explanation, tags, time_limit in rows
+        for slug, quiz_slug, revision_id, kind, difficulty, prompt, explanation, tags, time_limit, answer_key in rows
     ]
 
 
@@ -102,7 +103,7 @@ def revision_entry(slug: str, quiz_slug: str, revision: QuestionRevision) -> dic
     """A stored revision as the bank entry that would import as exactly that revision."""
     return _question_entry(
         slug, quiz_slug, revision.kind, revision.difficulty, revision.prompt,
-        [(choice.text, choice.is_correct) for choice in revision.choices],
+        Content(tuple((choice.text, choice.is_correct) for choice in revision.choices), revision.answer_key),
         revision.explanation, [quote.excerpt for quote in revision.quotes], revision.tags, revision.time_limit,
     )
 
@@ -111,27 +112,19 @@ def bank_question_entry(question: BankQuestion) -> dict[str, Any]:
     """A checked question as a bank entry, in the same shape as :func:`revision_entry` gives."""
     return _question_entry(
         question.slug, question.quiz_slug, question.kind, question.difficulty, question.prompt,
-        [(choice.text, choice.is_correct) for choice in question.choices],
+        Content(tuple((choice.text, choice.is_correct) for choice in question.choices), question.answer_key),
         question.explanation, [quote.excerpt for quote in question.quotes], question.tags, question.time_limit,
     )
 
 
 def _question_entry(
-    slug: str, quiz_slug: str, kind_name: str, difficulty: str, prompt: str,
-    choices: Sequence[tuple[str, bool]], explanation: str, excerpts: Sequence[str],
-    tags: Sequence[str], time_limit: int | None,
+    slug: str, quiz_slug: str, kind_name: str, difficulty: str, prompt: str, content: Content,
+    explanation: str, excerpts: Sequence[str], tags: Sequence[str], time_limit: int | None,
 ) -> dict[str, Any]:
-    kind = KINDS[kind_name]
     entry: dict[str, Any] = {
         "id": slug, "quiz": quiz_slug, "kind": kind_name, "difficulty": difficulty, "prompt": prompt,
+        **KINDS[kind_name].entry(content),
     }
-    correct = [text for text, is_correct in choices if is_correct]
-    if kind.fixed_choices is not None:
-        # The choices go without saying; the answer is whether the first one ("True") is right.
-        entry["correct"] = choices[0][1]
-    else:
-        entry["choices"] = [text for text, _ in choices]
-        entry["correct"] = correct if kind.multiple else correct[0]
     entry["explanation"] = explanation
     if excerpts:
         entry["source"] = list(excerpts)

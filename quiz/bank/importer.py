@@ -201,7 +201,8 @@ def _add_revisions(session: so.Session, revised: list[tuple[int, BankQuestion, i
         {
             "question_id": question_id, "number": number, "kind": entry.kind, "prompt": entry.prompt,
             "explanation": entry.explanation, "difficulty": entry.difficulty, "time_limit": entry.time_limit,
-            "tags": list(entry.tags), "fingerprint": entry.fingerprint(), "created_at": now,
+            "tags": list(entry.tags), "answer_key": entry.answer_key, "fingerprint": entry.fingerprint(),
+            "created_at": now,
         }
         for question_id, entry, number in revised
     ], key="question_id")

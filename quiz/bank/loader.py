@@ -24,7 +24,16 @@ from quiz.bank.errors import BankError, BankInvalid
 from quiz.bank.quotes import FoldedText, fold
 from quiz.bank.schema import ArticleSpec, BankSpec, QuestionSpec, QuizSettings, QuizSpec, no_control_characters
 from quiz.bank.yamlfile import Document, parse_yaml
-from quiz.kinds import KINDS
+from quiz.kinds import COMMON_FIELDS, KINDS, Content
+
+#: Hints for a field given to a kind that does not read it: (kind, field) -> hint.
+_FIELD_HINTS = {
+    ("ordering", "choices"): "; list the items in the right order under 'items'",
+    ("ordering", "correct"): "; the items' order under 'items' is the answer",
+    ("poll", "correct"): "; a poll has no correct choice",
+    ("number", "correct"): "; give the number under 'answer'",
+    ("text", "correct"): "; list the accepted answers under 'accept'",
+}
 
 #: Default cap on a bank file, and separately on each article file it names.
 MAX_BANK_BYTES = 8 * 1024 * 1024
@@ -79,6 +88,8 @@ class BankQuestion:
     quotes: tuple[BankQuote, ...]
     tags: tuple[str, ...]
     time_limit: int | None
+    #: What grading needs beyond the choices (see :class:`quiz.kinds.Content`).
+    answer_key: dict[str, Any] | None = None
 
     def fingerprint(self) -> str:
         """Hash of what a revision stores; equal fingerprints mean nothing to revise."""
@@ -98,6 +109,8 @@ class BankQuestion:
             ],
             "tags": list(self.tags), "time_limit": self.time_limit,
         }
+        if self.answer_key is not None:  # absent from the kinds without one, as before it existed
+            content["answer_key"] = self.answer_key
         encoded = json.dumps(content, sort_keys=True, ensure_ascii=False).encode()
         return hashlib.sha256(encoded).hexdigest()
 
@@ -281,6 +294,8 @@ def _message(data: Any, loc: tuple[str | int, ...], error: dict[str, Any]) -> st
         return "must be 1, the only version of the format"
     if loc and loc[-1] == "correct":
         return "must be a choice's text, a list of choice texts, or true/false"
+    if loc and loc[-1] in ("answer", "tolerance") and error["type"] != "greater_than_equal":
+        return "must be a number"
     if error["type"] == "string_pattern_mismatch" and loc and (loc[-1] == "id" or "tags" in loc):
         return "must be lowercase letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
     message = error["msg"].removeprefix("Value error, ")
@@ -404,68 +419,40 @@ class _Resolver:
                 self.error((*loc, "id"), "say which quiz this question belongs to (quiz: ...)")
             elif quiz_slug not in declared_quizzes:
                 self.error((*loc, "quiz"), f"no quiz with id '{quiz_slug}' in this file")
-            choices = self._choices(loc, spec)
+            content = self._content(loc, spec)
             article_slug = quizzes[quiz_slug].article_slug if quiz_slug in quizzes else None
             quotes = self._quotes(loc, spec, texts.get(article_slug or ""), article_slug)
             if not spec.source:
                 self.unsourced.append(self.document.error((*loc, "source"), "no source given"))
-            if index in repeats or choices is None or quotes is None or quiz_slug not in quizzes:
+            if index in repeats or content is None or quotes is None or quiz_slug not in quizzes:
                 continue
             positions[quiz_slug] = position = positions.get(quiz_slug, -1) + 1
             questions.append(
                 BankQuestion(
                     slug=spec.id, quiz_slug=quiz_slug, position=position, kind=spec.kind,
-                    difficulty=spec.difficulty, prompt=spec.prompt, choices=choices,
+                    difficulty=spec.difficulty, prompt=spec.prompt,
+                    choices=tuple(BankChoice(text, is_correct) for text, is_correct in content.choices),
                     explanation=spec.explanation, quotes=quotes, tags=tuple(spec.tags),
-                    time_limit=spec.time_limit,
+                    time_limit=spec.time_limit, answer_key=content.answer_key,
                 )
             )
         return tuple(questions)
 
-    def _choices(self, loc: tuple, spec: QuestionSpec) -> tuple[BankChoice, ...] | None:
+    def _content(self, loc: tuple, spec: QuestionSpec) -> Content | None:
+        """The entry's choices and answer key, checked by its kind."""
         kind = KINDS[spec.kind]
-        if kind.fixed_choices is not None:
-            return self._fixed_choices(loc, spec, kind.fixed_choices)
-        if spec.choices is None:
-            self.error((*loc, "choices"), f"a {spec.kind} question needs 2 to 6 choices")
-            return None
         problems = len(self.errors)
+        for name in sorted(spec.model_fields_set - COMMON_FIELDS - kind.fields):
+            self.error((*loc, name), f"{kind.name} questions have no '{name}'{_FIELD_HINTS.get((kind.name, name), '')}")
+        listed = getattr(spec, kind.choices_field) if kind.choices_field else None
         seen: dict[str, int] = {}
-        for index, text in enumerate(spec.choices):
+        for index, text in enumerate(listed or []):
             key = fold(text).casefold()
             if key in seen:
-                self.error((*loc, "choices", index), f"duplicate of choice {seen[key] + 1} ('{text}')")
+                self.error((*loc, kind.choices_field, index), f"duplicate of {kind.choices_field[:-1]} {seen[key] + 1} ('{text}')")
             seen.setdefault(key, index)
-        if isinstance(spec.correct, bool):
-            self.error((*loc, "correct"), "name the correct choice by its text (true/false is for true_false questions)")
-            return None
-        correct = [spec.correct] if isinstance(spec.correct, str) else spec.correct
-        for text in correct:
-            if text not in spec.choices:
-                close = difflib.get_close_matches(text, spec.choices, n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
-                self.error((*loc, "correct"), f"'{text}' is not one of the choices{hint}")
-        if len(set(correct)) != len(correct):
-            self.error((*loc, "correct"), "a correct choice is listed twice")
-        if len(self.errors) > problems:
-            return None
-        message = kind.correct_count_error(len(correct), len(spec.choices))
-        if message:
-            self.error((*loc, "correct"), message)
-            return None
-        return tuple(BankChoice(text, text in correct) for text in spec.choices)
-
-    def _fixed_choices(self, loc: tuple, spec: QuestionSpec, fixed: tuple[str, ...]) -> tuple[BankChoice, ...] | None:
-        if spec.choices is not None and tuple(spec.choices) != fixed:
-            self.error((*loc, "choices"), f"{spec.kind} questions always have the choices {' and '.join(fixed)}; leave choices out")
-            return None
-        correct = spec.correct
-        if isinstance(correct, str) and correct.capitalize() in fixed:
-            correct = correct.capitalize() == fixed[0]
-        if not isinstance(correct, bool):
-            self.error((*loc, "correct"), f"a {spec.kind} question's answer is true or false")
-            return None
-        return (BankChoice(fixed[0], correct), BankChoice(fixed[1], not correct))
+        content = kind.check(spec, lambda where, message: self.error((*loc, *where), message))
+        return content if len(self.errors) == problems else None
 
     def _quotes(
         self, loc: tuple, spec: QuestionSpec, text: FoldedText | None, article_slug: str | None

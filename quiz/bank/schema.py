@@ -15,6 +15,8 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
+    StrictFloat,
+    StrictInt,
     StringConstraints,
     field_validator,
     model_validator,
@@ -89,6 +91,9 @@ class QuizSpec(_Strict):
 
 
 class QuestionSpec(_Strict):
+    """A question entry. Which of the answer fields apply depends on its kind (see
+    :mod:`quiz.kinds`); the loader refuses those that do not."""
+
     id: Identifier
     #: The quiz the question belongs to; may be left out when the file has a single quiz.
     quiz: Identifier | None = None
@@ -99,7 +104,20 @@ class QuestionSpec(_Strict):
         list[Annotated[Text, StringConstraints(max_length=300)]], Field(min_length=2, max_length=6)
     ] | None = None
     #: The text of the correct choice, a list of them (multi), or true/false (true_false).
-    correct: Text | StrictBool | Annotated[list[Text], Field(min_length=1)]
+    correct: Text | StrictBool | Annotated[list[Text], Field(min_length=1)] | None = None
+    #: Ordering: the items, in the right order.
+    items: Annotated[
+        list[Annotated[Text, StringConstraints(max_length=300)]], Field(min_length=2, max_length=8)
+    ] | None = None
+    #: Number: the answer, how far from it an answer may be and still be right, and its unit.
+    answer: Annotated[StrictInt | StrictFloat, Field(allow_inf_nan=False)] | None = None
+    tolerance: Annotated[StrictInt | StrictFloat, Field(ge=0, allow_inf_nan=False)] | None = None
+    unit: Annotated[Text, StringConstraints(max_length=40)] | None = None
+    #: Text: the answers accepted, and whether one typo is forgiven.
+    accept: Annotated[
+        list[Annotated[Text, StringConstraints(max_length=200)]], Field(min_length=1, max_length=20)
+    ] | None = None
+    fuzzy: StrictBool | None = None
     explanation: Annotated[Text, StringConstraints(max_length=2000)]
     #: Verbatim quotes from the quiz's article. A question without any is "unsourced": it can be
     #: played (questions imported from other formats start so), and ``quiz check`` warns about it.

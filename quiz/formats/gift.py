@@ -20,6 +20,7 @@ from typing import Any
 from quiz.bank.errors import BankError
 from quiz.formats.incoming import Draft, Lines, Place, decode_text, question_entries
 from quiz.formats.outgoing import OutgoingQuestion, OutgoingQuiz, outgoing_quizzes
+from quiz.kinds.number import format_number
 
 #: Characters GIFT reads as syntax unless escaped; the backslash comes first when escaping.
 _SPECIAL = "\\~=#{}:"
@@ -40,7 +41,7 @@ def write(document: dict[str, Any]) -> bytes:
         "// the explanation and the quote from the article that backs the answer.",
         "",
     ]
-    for quiz in outgoing_quizzes(document):
+    for quiz in outgoing_quizzes(document, "gift"):
         if quiz.id is not None:
             name = _one_line(quiz.title or quiz.id)
             # Moodle reads "/" in a category path as a subcategory; "//" is a slash in a name.
@@ -78,6 +79,15 @@ def _question_lines(question: OutgoingQuestion, quiz: OutgoingQuiz) -> list[str]
     if question.kind == "true_false":
         answer = "TRUE" if question.choices[0][1] else "FALSE"
         return [f"// {'; '.join(details)}", f"{head} {{{answer}{feedback}}}"]
+    if question.kind == "number":
+        key = question.answer_key or {}
+        if key.get("unit"):
+            details.append(f"unit: {key['unit']}")
+        answer = f"#{format_number(key['answer'])}:{format_number(key.get('tolerance') or 0)}"
+        return [f"// {'; '.join(details)}", f"{head} {{{answer}{feedback}}}"]
+    if question.kind == "text":
+        answers = [f"\t={escape(text)}" for text in (question.answer_key or {}).get("accept", [])]
+        return [f"// {'; '.join(details)}", f"{head} {{", *answers, f"\t{feedback}", "}"]
     if question.kind == "single":
         answers = [f"\t{'=' if is_correct else '~'}{escape(text)}" for text, is_correct in question.choices]
     else:

@@ -1,7 +1,9 @@
 """Moodle XML, the format Moodle's question bank imports with every detail.
 
 Each quiz becomes a ``category`` question followed by its questions: ``multichoice`` (one or
-several answers) and ``truefalse``. Texts are HTML, escaped by the XML writer. The general
+several answers), ``truefalse``, ``shortanswer`` (typed answers), ``numerical`` (numbers) and
+``ordering`` (Moodle's ordering question type, graded by absolute position as here). Polls have
+no counterpart and are left out. Texts are HTML, escaped by the XML writer. The general
 feedback holds the explanation and the source quotes, since Moodle has no place for sources.
 """
 
@@ -12,12 +14,19 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from quiz.formats.outgoing import OutgoingQuestion, OutgoingQuiz, outgoing_quizzes
+from quiz.kinds.number import format_number
+
+#: Moodle's question type for each of our kinds.
+QUESTION_TYPES = {
+    "single": "multichoice", "multi": "multichoice", "true_false": "truefalse", "text": "shortanswer",
+    "number": "numerical", "ordering": "ordering",
+}
 
 
 def write(document: dict[str, Any]) -> bytes:
     root = ET.Element("quiz")
     root.append(ET.Comment(" Questions exported from quiz; each answer is backed by a quote from an article. "))
-    for quiz in outgoing_quizzes(document):
+    for quiz in outgoing_quizzes(document, "moodle-xml"):
         if quiz.id is not None:
             root.append(_category(quiz))
         for question in quiz.questions:
@@ -36,19 +45,45 @@ def _category(quiz: OutgoingQuiz) -> ET.Element:
 
 def _question(question: OutgoingQuestion, quiz: OutgoingQuiz) -> ET.Element:
     true_false = question.kind == "true_false"
-    element = ET.Element("question", type="truefalse" if true_false else "multichoice")
+    element = ET.Element("question", type=QUESTION_TYPES[question.kind])
     _text(element, "name", question.id)
     _text(element, "questiontext", _html(question.prompt), format="html")
     _text(element, "generalfeedback", _feedback_html(question, quiz.article_title), format="html")
     ET.SubElement(element, "defaultgrade").text = "1"
-    # A wrong try costs everything for true/false (two choices) and a third for multiple choice.
+    # A wrong try costs everything for true/false (two choices) and a third for the others.
     ET.SubElement(element, "penalty").text = "1" if true_false else "0.3333333"
     ET.SubElement(element, "hidden").text = "0"
     ET.SubElement(element, "idnumber").text = question.id
+    key = question.answer_key or {}
     if true_false:
         is_true = question.choices[0][1]
         _answer(element, "true", 100 if is_true else 0, answer_format="moodle_auto_format")
         _answer(element, "false", 0 if is_true else 100, answer_format="moodle_auto_format")
+    elif question.kind == "text":
+        # Case never matters here; Moodle is told so. (Moodle does not forgive accents or typos.)
+        ET.SubElement(element, "usecase").text = "0"
+        for text in key.get("accept", []):
+            _answer(element, html.escape(text, quote=False), 100, answer_format="moodle_auto_format")
+    elif question.kind == "number":
+        answer = ET.SubElement(element, "answer", fraction="100", format="moodle_auto_format")
+        ET.SubElement(answer, "text").text = format_number(key["answer"])
+        _text(answer, "feedback", "", format="html")
+        ET.SubElement(answer, "tolerance").text = format_number(key.get("tolerance") or 0)
+        if key.get("unit"):
+            units = ET.SubElement(ET.SubElement(element, "units"), "unit")
+            ET.SubElement(units, "multiplier").text = "1"
+            ET.SubElement(units, "unit_name").text = key["unit"]
+            # Shown beside the box, and not graded: a number without its unit is right too.
+            ET.SubElement(element, "showunits").text = "3"
+            ET.SubElement(element, "unitsleft").text = "0"
+    elif question.kind == "ordering":
+        for name, value in (("layouttype", "VERTICAL"), ("selecttype", "ALL"), ("selectcount", "0"),
+                            ("gradingtype", "ABSOLUTE_POSITION"), ("showgrading", "SHOW"),
+                            ("numberingstyle", "none")):
+            ET.SubElement(element, name).text = value
+        # Listed in the right order; the fraction of each item is its place, as Moodle writes it.
+        for place, (text, _) in enumerate(question.choices, 1):
+            _answer(element, html.escape(text, quote=False), place, answer_format="html", percent=False)
     else:
         single = question.kind == "single"
         ET.SubElement(element, "single").text = "true" if single else "false"
@@ -73,8 +108,9 @@ def fractions(question: OutgoingQuestion) -> list[float]:
     return [100 / right if is_correct else -100 / wrong for _, is_correct in question.choices]
 
 
-def _answer(parent: ET.Element, text: str, fraction: float, *, answer_format: str) -> None:
-    answer = ET.SubElement(parent, "answer", fraction=f"{fraction:.7g}", format=answer_format)
+def _answer(parent: ET.Element, text: str, fraction: float, *, answer_format: str, percent: bool = True) -> None:
+    written = f"{fraction:.7g}" if percent else f"{fraction:.7f}"
+    answer = ET.SubElement(parent, "answer", fraction=written, format=answer_format)
     ET.SubElement(answer, "text").text = text
     _text(answer, "feedback", "", format="html")
 

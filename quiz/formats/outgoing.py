@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quiz.bank.schema import QuestionSpec
-from quiz.kinds import KINDS
+from quiz.kinds import KINDS, Kind
 
 
 @dataclass(frozen=True)
@@ -25,10 +25,16 @@ class OutgoingQuestion:
     quotes: tuple[str, ...]
     tags: tuple[str, ...]
     time_limit: int | None
+    #: What grading needs beyond the choices (see :class:`quiz.kinds.Content`).
+    answer_key: dict[str, Any] | None = None
 
     @property
     def correct_count(self) -> int:
         return sum(is_correct for _, is_correct in self.choices)
+
+    @property
+    def behaviour(self) -> Kind:
+        return KINDS[self.kind]
 
 
 @dataclass(frozen=True)
@@ -42,15 +48,18 @@ class OutgoingQuiz:
     questions: tuple[OutgoingQuestion, ...]
 
 
-def outgoing_quizzes(document: dict[str, Any]) -> list[OutgoingQuiz]:
-    """The document's questions by quiz, quizzes in file order, then any questions without one."""
+def outgoing_quizzes(document: dict[str, Any], format_name: str | None = None) -> list[OutgoingQuiz]:
+    """The document's questions by quiz, quizzes in file order, then any questions without one;
+    with ``format_name``, only those of the kinds that format can carry (see :func:`left_out`)."""
     quizzes = {quiz["id"]: quiz for quiz in document.get("quizzes") or []}
     article_titles = {article["id"]: article.get("title") for article in document.get("articles") or []}
     only_quiz = next(iter(quizzes)) if len(quizzes) == 1 else None
     grouped: dict[str | None, list[OutgoingQuestion]] = {identifier: [] for identifier in quizzes}
     for entry in document.get("questions") or []:
         quiz_id = entry.get("quiz") or only_quiz
-        grouped.setdefault(quiz_id, []).append(_question(QuestionSpec.model_validate(entry)))
+        question = _question(QuestionSpec.model_validate(entry))
+        if format_name is None or format_name in question.behaviour.formats:
+            grouped.setdefault(quiz_id, []).append(question)
     result = []
     for quiz_id, questions in grouped.items():
         if not questions:
@@ -68,21 +77,22 @@ def outgoing_quizzes(document: dict[str, Any]) -> list[OutgoingQuiz]:
     return result
 
 
+def left_out(document: dict[str, Any], format_name: str) -> list[tuple[str, str]]:
+    """(id, kind) of the document's questions whose kind the format cannot carry."""
+    return [
+        (entry["id"], entry.get("kind", "single"))
+        for entry in document.get("questions") or []
+        if format_name not in KINDS[entry.get("kind", "single")].formats
+    ]
+
+
 def _question(spec: QuestionSpec) -> OutgoingQuestion:
+    def refuse(where: tuple, message: str) -> None:
+        raise ValueError(f"question {spec.id}: {message}")  # a document from the bank is checked already
+
+    content = KINDS[spec.kind].check(spec, refuse)
     return OutgoingQuestion(
-        id=spec.id, kind=spec.kind, difficulty=spec.difficulty, prompt=spec.prompt, choices=_choices(spec),
+        id=spec.id, kind=spec.kind, difficulty=spec.difficulty, prompt=spec.prompt, choices=content.choices,
         explanation=spec.explanation, quotes=tuple(spec.source), tags=tuple(spec.tags), time_limit=spec.time_limit,
+        answer_key=content.answer_key,
     )
-
-
-def _choices(spec: QuestionSpec) -> tuple[tuple[str, bool], ...]:
-    fixed = KINDS[spec.kind].fixed_choices
-    if fixed is not None:
-        # As the loader reads it: true/false, or the text of the first ("True") or second choice.
-        if isinstance(spec.correct, bool):
-            first_is_correct = spec.correct
-        else:
-            first_is_correct = str(spec.correct).capitalize() == fixed[0]
-        return ((fixed[0], first_is_correct), (fixed[1], not first_is_correct))
-    correct = spec.correct if isinstance(spec.correct, list) else [spec.correct]
-    return tuple((text, text in correct) for text in spec.choices or [])

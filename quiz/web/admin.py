@@ -19,6 +19,7 @@ from quiz.bank.yamlfile import dump_yaml
 from quiz.extensions import db
 from quiz.formats import MAX_UPLOAD_BYTES, exporters
 from quiz.forms import (
+    FORM_KINDS,
     ArticleForm,
     BankApplyForm,
     BankUploadForm,
@@ -28,6 +29,7 @@ from quiz.forms import (
     QuestionFilterForm,
     QuestionForm,
 )
+from quiz.kinds import KINDS
 from quiz.models import Question
 from quiz.web.auth import role_required
 
@@ -94,7 +96,6 @@ def apply():
     if form.digest.data != bank_digest(db.session):
         return _preview(raw, file_name, notice=BANK_CHANGED, status=409)
     report = import_bank(db.session, bank)
-    db.session.commit()
     flash(("Imported. " + " ".join(report.lines(verbose=False))) if report.changes_anything else "Nothing changed.")
     return redirect(url_for(".index"), 303)
 
@@ -318,7 +319,6 @@ def retire_or_restore(slug: str, action: str):
         except admin.EntryInvalid as invalid:
             flash(f"The question could not be {action}d: {invalid}")
             return redirect(url_for(".question", slug=slug), 303)
-        db.session.commit()
     flash("The question is retired: new attempts no longer ask it." if action == "retire" else "The question is back in play.")
     return redirect(url_for(".question", slug=slug), 303)
 
@@ -345,6 +345,10 @@ def edit_question(slug: str):
     if question.retired_at is not None or question.current_revision is None:
         flash("Restore the question before editing it.")
         return redirect(url_for(".question", slug=slug), 303)
+    if question.current_revision.kind not in FORM_KINDS:
+        flash(f"{KINDS[question.current_revision.kind].label} questions are edited in the bank file: download it, "
+              "edit the question and import it again.")
+        return redirect(url_for(".question", slug=slug), 303)
     if request.method == "GET":
         entry = revision_entry(question.slug, question.quiz.slug, question.current_revision)
         form = QuestionForm(data=QuestionForm.data_from_entry(entry))
@@ -366,7 +370,6 @@ def _save(form: QuestionForm, question: Question | None):
         except admin.EntryInvalid as invalid:
             form.show_errors(invalid.errors, numbers)
         else:
-            db.session.commit()
             slug = str(entry["id"]) if question is None else question.slug
             flash("Saved." if report.changes_anything else "Nothing to save: the question is unchanged.")
             return redirect(url_for(".question", slug=slug), 303)

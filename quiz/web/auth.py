@@ -119,7 +119,6 @@ def login():
     if user is None:
         # The same answer for an unknown user, a wrong password and a disabled account.
         return render_template("auth/login.html", form=form, back=back, error=WRONG_CREDENTIALS)
-    db.session.commit()
     _start_login_session(user)
     return redirect(back or url_for("play.home"), 303)
 
@@ -150,7 +149,6 @@ def logout():
     if current_user.is_authenticated:
         # Ends this user's sessions everywhere, and makes copies of this cookie worthless.
         accounts.end_sessions(db.session, current_user.user)
-        db.session.commit()
     logout_user()
     session.pop("sid", None)
     session.pop("login_at", None)

@@ -21,14 +21,15 @@ from flask import (
 )
 from flask_login import current_user
 
-from quiz import events, live, play
+from quiz import answering, events, live, play
 from quiz.extensions import db, limiter
-from quiz.forms import AnswerForm, ConfirmForm, HostActionForm, HostSessionForm, JoinForm
+from quiz.forms import ConfirmForm, HostActionForm, HostSessionForm, JoinForm
+from quiz.kinds import KINDS
 from quiz.models import LivePlayer, LiveSession
 from quiz.web.auth import role_required
 from quiz.web.csvfile import csv_response
-from quiz.web.play import picked_numbers
 from quiz.web.players import current_player, player_token
+from quiz.web.transaction import keep_writes
 
 bp = Blueprint("live", __name__)
 
@@ -80,7 +81,6 @@ def new_session(slug: str):
             except live.LiveError as error:
                 form.form_errors.append(str(error))
             else:
-                db.session.commit()
                 return redirect(url_for(".host_screen", session_id=session.id), 303)
         return render_template("live/new.html", quiz=quiz, form=form), 422
     return render_template("live/new.html", quiz=quiz, form=form)
@@ -91,7 +91,7 @@ def new_session(slug: str):
 def host_screen(session_id: int):
     session = _hosted(session_id)
     screen = live.screen(db.session, session)
-    db.session.commit()  # a question whose time is up was just closed
+    _keep_due_changes(screen)
     return render_template(
         "live/host.html",
         screen=screen,
@@ -112,7 +112,6 @@ def host_action(session_id: int):
         live.host_action(db.session, session, form.action.data)
     except live.LiveError as error:
         flash(str(error))
-    db.session.commit()
     return redirect(url_for(".host_screen", session_id=session.id), 303)
 
 
@@ -126,7 +125,6 @@ def remove_player(session_id: int, live_player_id: int):
         live.remove_player(db.session, session, live_player_id)
     except live.LiveError:
         abort(404)
-    db.session.commit()
     return redirect(url_for(".host_screen", session_id=session.id), 303)
 
 
@@ -156,8 +154,8 @@ def answers_csv(session_id: int):
     for student in results.students:
         for question, cell in zip(results.questions, student.cells):
             rows.append([
-                student.nickname, question.position, question.question.slug, question.revision.prompt,
-                cell.choices, _yes_no(cell.is_correct) if cell.answered else "", cell.points,
+                student.nickname, question.position, question.question_slug, question.revision.prompt,
+                cell.given, _yes_no(cell.is_correct) if cell.answered and question.scored else "", cell.points,
                 f"{cell.elapsed_ms / 1000:.1f}" if cell.elapsed_ms is not None else "",
             ])
     return csv_response(rows, f"session-{session_id}-answers.csv")
@@ -170,7 +168,7 @@ def summary_csv(session_id: int):
     rows = [["rank", "student", "score", "correct", "answered", "questions", "total_seconds", "removed"]]
     for rank, student in enumerate(results.students, 1):
         rows.append([
-            rank, student.nickname, student.score, student.correct, student.answered, len(results.questions),
+            rank, student.nickname, student.score, student.correct, student.answered, results.scored_count,
             f"{student.total_ms / 1000:.1f}", _yes_no(student.removed),
         ])
     return csv_response(rows, f"session-{session_id}-summary.csv")
@@ -226,7 +224,7 @@ def join():
     # Every phone gets its own player token before its first try, so that the wrong-code
     # limit counts per phone, not per address: a classroom often shares one.
     current_player(create=True)
-    db.session.commit()
+    keep_writes("the phone's player token must outlive a wrong code")
     form = JoinForm(code=request.args.get("code", ""))
     if request.method == "GET" or not form.validate():
         status = 422 if request.method == "POST" else 200
@@ -240,7 +238,6 @@ def join():
     except live.LiveError as error:
         form.nickname.errors = [str(error)]
         return render_template("live/join.html", form=form), 422
-    db.session.commit()
     return redirect(url_for(".student_screen", session_id=session.id), 303)
 
 
@@ -252,45 +249,57 @@ def _membership(session_id: int) -> tuple[LiveSession, LivePlayer]:
 def student_screen(session_id: int):
     session, member = _membership(session_id)
     if session.pacing == live.SELF_PACED:
-        db.session.commit()
         return redirect(url_for("play.resume", public_id=member.attempt.public_id), 303)
+    return _student_page(session, member)
+
+
+def _student_page(session: LiveSession, member: LivePlayer, *, error: str | None = None, submitted=None,
+                  status: int = 200):
     view = live.student_screen(db.session, session, member)
-    db.session.commit()
-    question = view.screen.question
-    form = AnswerForm.for_choices(len(question.order), question.multiple) if view.screen.choices else None
-    return render_template("live/student.html", view=view, form=form)
+    _keep_due_changes(view.screen)
+    return render_template(
+        "live/student.html", view=view, error=error, submitted=submitted, kind_scripts=KIND_SCRIPTS
+    ), status
+
+
+#: The scripts of the kinds' answer widgets.
+KIND_SCRIPTS = sorted({kind.script for kind in KINDS.values() if kind.script})
+
+
+def _keep_due_changes(screen: live.Screen) -> None:
+    """A screen applies what time has made due (see live.tick); the first to see it keeps it."""
+    if screen.ticked:
+        keep_writes("a question whose time is up was just closed, or a deadline passed")
 
 
 @bp.post("/live/<int:session_id>/answer")
 def answer(session_id: int):
     # A classroom's answers all arrive within seconds: one query (live.seat), no ORM objects,
-    # and no form class built, unless the answer is refused.
+    # unless the answer is refused.
     seat = live.seat(db.session, session_id, player_token()) or abort(404)
-    session, member = seat
-    question = live.current_question(db.session, session)
-    if question is None:
-        return redirect(url_for(".student_screen", session_id=session_id), 303)
-    picked = picked_numbers(request.form.getlist("choice"), len(question.order), question.multiple)
-    if picked is None:
-        # Something a page of ours never sends: the form says what is wrong.
-        session, member = _membership(session_id)
-        form = AnswerForm.for_choices(len(question.order), question.multiple)
-        form.validate()
-        view = live.student_screen(db.session, session, member)
-        db.session.commit()
-        return render_template("live/student.html", view=view, form=form), 422
+    state, member = seat
+    question = live.current_question(db.session, state)
     try:
-        live.submit(db.session, session, member, picked, question=question)
-    except live.LiveError as error:
-        # 409 rather than a redirect, so that a phone's script can tell a refusal from a success.
+        if question is None:
+            raise answering.QuestionClosed("No question is open yet.")
+        submission = question.revision.behaviour.read_form(request.form.to_dict(flat=False), question.order)
+        answering.answer_live(db.session, state, member, _position(), submission)
+    except answering.AnswerRefused as refusal:
+        # A page, rather than a redirect, so that a phone's script can tell a refusal from a
+        # success; a refused answer to the open question keeps what was sent.
         db.session.rollback()
-        flash(str(error))
-        session, member = _membership(session_id)
-        view = live.student_screen(db.session, session, member)
-        db.session.commit()
-        return render_template("live/student.html", view=view, form=None), 409
-    db.session.commit()
+        session, live_player = _membership(session_id)
+        if isinstance(refusal, answering.InvalidAnswer):
+            return _student_page(session, live_player, error=str(refusal), submitted=request.form, status=422)
+        flash(str(refusal))
+        return _student_page(session, live_player, status=refusal.status)
     return redirect(url_for(".student_screen", session_id=session_id), 303)
+
+
+def _position() -> int | None:
+    """The question a live answer names (the form's hidden ``position``)."""
+    value = request.form.get("position", "")
+    return int(value) if value.isdigit() and len(value) < 6 else None
 
 
 @bp.get("/live/<int:session_id>/events")

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 
-from quiz import live, play
+from quiz import answering, live, play
 from quiz.extensions import db
-from quiz.forms import AnswerForm, ConfirmForm, NicknameForm, StartAttemptForm
-from quiz.models import Attempt, LiveSession
+from quiz.forms import ConfirmForm, NicknameForm, StartAttemptForm
+from quiz.models import Attempt
 from quiz.web.players import current_player, player_token
 from quiz.web.redirects import local_path
+from quiz.web.transaction import keep_writes
 
 bp = Blueprint("play", __name__)
 
@@ -60,7 +61,6 @@ def start(slug: str):
     except play.NoQuestions:
         form.difficulty.errors = ["No question of this difficulty yet. Choose another."]
         return _render_quiz(quiz, form, 422)
-    db.session.commit()
     return redirect(url_for(".question", public_id=attempt.public_id, position=1), 303)
 
 
@@ -88,67 +88,38 @@ def resume(public_id: str):
 def question(public_id: str, position: int):
     # The busiest page: one query (play.turn), nothing loaded through the ORM.
     turn = play.turn(db.session, public_id, player_token(), position) or abort(404)
-    if turn.live_session_id is not None:
-        refusal = _refuse_outside_assignment(turn.live_session_id, turn.public_id)
-        if refusal:
-            return refusal
+    if turn.session_pacing == live.HOST_PACED:  # answered on the live screen, with the class
+        return redirect(url_for("live.student_screen", session_id=turn.live_session_id), 303)
     if turn.question_id is None:
         abort(404)
+    if request.method == "POST":
+        return _answer(turn)
     if turn.answer is not None:
-        if request.method == "POST":  # answered already: show the first answer's feedback
-            return redirect(request.path, 303)
         feedback, article = play.turn_feedback(db.session, turn)
         return render_template("play/feedback.html", turn=turn, feedback=feedback, article=article)
     if position != turn.next_position:
         return _continue_at(turn.public_id, turn.next_position)
-
-    if request.method == "POST":
-        picked = picked_numbers(request.form.getlist("choice"), len(turn.order), turn.revision.multiple)
-        if picked is not None:
-            play.answer(db.session, turn, picked)
-            db.session.commit()
-            return redirect(request.path, 303)
-        # Something a page of ours never sends: the form says what is wrong.
-        form = AnswerForm.for_choices(len(turn.order), turn.revision.multiple)
-        form.validate()
-        play.show(db.session, turn)
-        db.session.commit()
-        return render_template("play/question.html", turn=turn, form=form), 422
     if play.show(db.session, turn):
-        db.session.commit()
-    return render_template("play/question.html", turn=turn, form=None)
+        keep_writes("the question's first showing starts its answer clock")
+    return render_template("play/question.html", turn=turn)
 
 
-def picked_numbers(values: list[str], count: int, multiple: bool) -> list[int] | None:
-    """The choice numbers of an answer form, if :class:`AnswerForm` would accept them; None
-    otherwise, for the form itself to say why. Parsing here spares the busiest request building
-    a form class; the CSRF token is checked for every POST by CSRFProtect beforehand."""
-    if not values or not values[0]:
-        return None
-    if not multiple:
-        values = values[:1]  # a radio field reads the first value only
-    allowed = _CHOICE_NUMBERS[count] if count < len(_CHOICE_NUMBERS) else {str(n) for n in range(1, count + 1)}
-    if not all(value in allowed for value in values):
-        return None
-    return [int(value) for value in values]
-
-
-_CHOICE_NUMBERS = [frozenset(str(n) for n in range(1, count + 1)) for count in range(11)]
-
-
-def _refuse_outside_assignment(live_session_id: int, public_id: str):
-    """Classroom attempts follow their session: host-paced ones are answered on the live
-    screen, and self-paced ones only until the deadline."""
-    session = db.session.get(LiveSession, live_session_id)
-    if session.pacing == live.HOST_PACED:
-        return redirect(url_for("live.student_screen", session_id=session.id), 303)
-    if request.method == "POST":
-        try:
-            live.check_self_paced(session)
-        except live.LiveError as error:
-            flash(str(error))
-            return redirect(url_for(".results", public_id=public_id), 303)
-    return None
+def _answer(turn: play.Turn):
+    try:
+        submission = turn.revision.behaviour.read_form(request.form.to_dict(flat=False), turn.order)
+        outcome = answering.answer_solo(db.session, turn, submission)
+    except answering.InvalidAnswer as refusal:
+        # Something a page of ours does not send unless asked to: say what is missing.
+        return render_template("play/question.html", turn=turn, error=str(refusal), submitted=request.form), 422
+    except answering.NotCurrentQuestion as refusal:
+        flash(str(refusal))
+        return _continue_at(turn.public_id, turn.next_position)
+    except answering.AttemptFinished as refusal:
+        flash(str(refusal))
+        return redirect(url_for(".results", public_id=turn.public_id), 303)
+    if not outcome.recorded:
+        flash("You had answered this question already: here is your first answer.")
+    return redirect(request.path, 303)
 
 
 @bp.get("/attempts/<public_id>/results")
@@ -174,7 +145,6 @@ def retry(public_id: str):
     if retry_attempt is None:
         flash("Nothing to retry: every question was answered correctly.")
         return redirect(url_for(".results", public_id=public_id), 303)
-    db.session.commit()
     return redirect(url_for(".question", public_id=retry_attempt.public_id, position=1), 303)
 
 
@@ -201,7 +171,6 @@ def player():
         if not form.validate():
             return render_template("play/player.html", form=form, back=back), 422
         play.set_nickname(db.session, current_player(create=True), form.nickname.data)
-        db.session.commit()
         flash("Nickname saved." if form.nickname.data else "Nickname removed: you are off the leaderboards.")
         return redirect(back or url_for(".player"), 303)
     return render_template("play/player.html", form=form, back=back)

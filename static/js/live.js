@@ -36,7 +36,8 @@
         if (next && main) {
           main.replaceWith(next);
           startCountdown();
-          focusHeading(next);
+          bindAnswerForm();
+          if (window.quizOrdering) { window.quizOrdering.enhance(next); }
         }
       });
   }
@@ -63,6 +64,8 @@
     var token = document.querySelector('meta[name="csrf-token"]');
     var form = element("form", { method: "post", action: root.getAttribute("data-answer-url"), "class": "question", novalidate: "" });
     form.appendChild(element("input", { type: "hidden", name: "csrf_token", value: token ? token.getAttribute("content") : "" }));
+    // The question answered, so that the server refuses this form once another question is open.
+    form.appendChild(element("input", { type: "hidden", name: "position", value: String(data.position) }));
     var fieldset = element("fieldset");
     var legend = element("legend");
     legend.appendChild(element("h1", {}, question.prompt));
@@ -103,7 +106,7 @@
   function submitAnswer(event) {
     var form = event.target;
     event.preventDefault();
-    if (!form.querySelector('input[name="choice"]:checked')) {
+    if (form.querySelector('input[name="choice"]') && !form.querySelector('input[name="choice"]:checked')) {
       var message = form.querySelector(".errors") || element("p", { "class": "errors", role: "alert" });
       message.textContent = "Choose an answer.";
       form.querySelector("fieldset").appendChild(message);
@@ -123,11 +126,17 @@
       .catch(function () { form.submit(); });
   }
 
+  // A phone's answer form, as the server drew it, sends its answer in the background too.
+  function bindAnswerForm() {
+    var root = document.querySelector("[data-live-events]");
+    var openForm = document.querySelector("form.question");
+    if (openForm && root && root.hasAttribute("data-answer-url")) { openForm.addEventListener("submit", submitAnswer); }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.querySelector("[data-live-events]");
     startCountdown();
-    var openForm = document.querySelector("form.question");
-    if (openForm && root && root.hasAttribute("data-answer-url")) { openForm.addEventListener("submit", submitAnswer); }
+    bindAnswerForm();
     if (!root || !window.EventSource) { return; }
     var source = new EventSource(root.getAttribute("data-live-events"));
     source.addEventListener("change", function (event) {
@@ -137,7 +146,8 @@
       // the host's page also shows arrivals in the lobby, so it redraws on every change.
       var moved = !current || current.getAttribute("data-state") !== data.state ||
         current.getAttribute("data-position") !== String(data.position);
-      if (moved && data.question && current && current.hasAttribute("data-answer-url")) {
+      // Phones draw a question of choices themselves; other kinds' forms come from the server.
+      if (moved && data.question && data.question.picks && current && current.hasAttribute("data-answer-url")) {
         renderQuestion(current, data);
       } else if (moved || (current && current.getAttribute("data-refresh") === "always")) {
         redraw();

@@ -14,6 +14,7 @@ from quiz.bank import load_bank
 from quiz.bank.importer import import_bank
 from quiz.extensions import db
 from quiz.models import Attempt, LiveSession, Quiz, utcnow
+from tests.answers import turn_of
 
 API = "/api/v1"
 PASSWORD = "correct horse battery"
@@ -116,8 +117,7 @@ def correct_numbers(app, attempt_id: str, position: int) -> list[int]:
     database, as a test's answer key."""
     with app.app_context():
         attempt = db.session.scalar(sa.select(Attempt).where(Attempt.public_id == attempt_id))
-        slot = play.load_slot(db.session, attempt, position)
-        return [number for number, choice in enumerate(play.displayed_order(attempt, slot), 1) if choice.is_correct]
+        return [number for number, choice in enumerate(turn_of(attempt, position).order, 1) if choice.is_correct]
 
 
 def wrong_number(app, attempt_id: str, position: int) -> int:

@@ -34,6 +34,7 @@ from quiz.bank.importer import import_bank
 from quiz.extensions import db
 from quiz.models import QuestionRevision, Quiz
 from tests.api.conftest import BANK, PASSWORD
+from tests.answers import answer_solo
 
 CHECKS = [
     not_a_server_error,
@@ -61,9 +62,7 @@ def seed(app, write_bank) -> tuple[dict[str, list], dict[str, dict[str, str]]]:
         under_way = play.start_attempt(db.session, player, quiz, length=play.LENGTH_ALL)
         finished = play.start_attempt(db.session, player, quiz, length=play.LENGTH_ALL)
         for position in range(1, finished.question_count + 1):
-            slot = play.load_slot(db.session, finished, position)
-            play.ask(db.session, finished, slot)
-            play.submit_answer(db.session, finished, slot, [1])
+            answer_solo(finished, position, [1])
         session = live.create_session(db.session, admin, quiz, live.Settings(time_limit=240, scoring="plain"))
         live.join(db.session, session, player, "Fuzz")
         live.start(db.session, session)

@@ -56,12 +56,18 @@ def test_a_student_joins_plays_and_sees_the_reveal(rink, client, new_player, hos
     assert answered["recorded"] is True
     # The only student answered: the question closed. Still nothing says right or wrong.
     assert answered["state"]["state"] == "question_closed"
-    assert answered["state"]["answer"] == {"picked": [right], "correct": None, "points": None}
+    assert answered["state"]["answer"] == {
+        "picked": [right], "given": answered["state"]["question"]["choices"][right - 1]["text"], "correct": None,
+        "credit": None, "points": None,
+    }
     assert answered["state"]["score"] == 0 and answered["state"]["reveal"] is None
 
     act(rink, session_id, "reveal")
     revealed = state(client, headers, session_id)
-    assert revealed["answer"] == {"picked": [right], "correct": True, "points": 1}
+    assert revealed["answer"] == {
+        "picked": [right], "given": revealed["question"]["choices"][right - 1]["text"], "correct": True, "credit": 1.0,
+        "points": 1,
+    }
     assert revealed["score"] == 1
     assert revealed["reveal"]["correct_choices"] == [right]
     assert revealed["reveal"]["explanation"] == "The notes open with the year of the opening."
@@ -98,7 +104,7 @@ def test_an_answer_outside_the_open_question_is_refused(rink, client, new_player
     stale = client.post(f"{API}/live/{session_id}/answer", headers=headers, json={"position": 2, "choices": [1]})
     assert stale.status_code == 409 and stale.get_json()["error"]["code"] == "not_current_question"
     too_many = client.post(f"{API}/live/{session_id}/answer", headers=headers, json={"position": 1, "choices": [1, 2]})
-    assert too_many.status_code == 422 and too_many.get_json()["error"]["code"] == "invalid_choice"
+    assert too_many.status_code == 422 and too_many.get_json()["error"]["code"] == "invalid_answer"
     first = client.post(f"{API}/live/{session_id}/answer", headers=headers, json={"position": 1, "choices": [1]})
     assert first.get_json()["recorded"] is True
     act(rink, session_id, "reveal")
@@ -173,7 +179,7 @@ def test_a_self_paced_session_is_played_through_its_attempt(rink, client, new_pl
     assert joined["state"] == "open" and joined["pacing"] == "self" and joined["deadline"].endswith("Z")
     attempt_id = joined["attempt_id"]
     refused = client.post(f"{API}/live/{session_id}/answer", headers=headers, json={"position": 1, "choices": [1]})
-    assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "self_paced"
+    assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "answer_elsewhere"
     question = client.get(f"{API}/attempts/{attempt_id}/question", headers=headers).get_json()
     assert question["position"] == 1
     response = client.post(f"{API}/attempts/{attempt_id}/questions/1/answer", headers=headers, json={"choices": [1]})
@@ -195,4 +201,4 @@ def test_a_host_paced_attempt_is_not_played_through_the_attempt_endpoints(rink, 
         client.post(f"{API}/attempts/{attempt_id}/questions/1/answer", headers=headers, json={"choices": [1]}),
     ]:
         assert response.status_code == 409
-        assert response.get_json()["error"]["code"] == "answer_in_session"
+        assert response.get_json()["error"]["code"] == "answer_elsewhere"

@@ -76,8 +76,11 @@ def test_request_bodies_refuse_unknown_fields_and_say_what_they_need(client):
     body = spec["paths"]["/attempts/{attempt_id}/questions/{position}/answer"]["post"]["requestBody"]
     assert body["required"] is True
     answer = schemas[body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]]
-    assert answer["additionalProperties"] is False and answer["required"] == ["choices"]
+    assert answer["additionalProperties"] is False and "required" not in answer
+    # Exactly one of the answer's fields, the one the question's kind reads.
+    assert answer["oneOf"] == [{"required": [name]} for name in ("choices", "order", "number", "text")]
     assert answer["properties"]["choices"]["items"] == {"maximum": 6, "minimum": 1, "type": "integer"}
+    assert answer["properties"]["number"]["type"] == "number"
     start = spec["paths"]["/quizzes/{quiz_id}/attempts"]["post"]["requestBody"]
     assert start["required"] is False
 

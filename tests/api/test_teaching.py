@@ -98,10 +98,12 @@ def test_teachers_see_their_own_sessions_and_admins_all(rink, client, make_token
 def test_session_results_give_each_students_answers(rink, client, make_token, new_player, host_session):
     session_id = play_session(rink, client, new_player, host_session, "ana")
     results = client.get(f"{API}/sessions/{session_id}/results", headers=make_token("teacher", "ana")).get_json()
-    assert results["questions"] == [{"position": 1, "question_id": "opened", "prompt": "When did the rink open?"}]
+    assert results["questions"] == [
+        {"position": 1, "question_id": "opened", "kind": "single", "prompt": "When did the rink open?", "expected": "1990"}
+    ]
     [student] = results["students"]
     assert (student["nickname"], student["score"], student["correct"]) == ("Ann", 1, 1)
-    assert student["answers"][0]["choices"] == "1990" and student["answers"][0]["correct"] is True
+    assert student["answers"][0]["given"] == "1990" and student["answers"][0]["correct"] is True
 
 
 def test_statistics_match_the_statistics_pages_json(rink, client, make_token, new_player, host_session):

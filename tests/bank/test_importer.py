@@ -21,6 +21,7 @@ from quiz.models import (
     Quiz,
     SourceQuote,
 )
+from tests.answers import answer_solo, turn_of
 
 HEADER = """\
 version: 1
@@ -256,9 +257,8 @@ def test_answer_keeps_pointing_at_the_revision_it_answered(app_ctx, import_text)
     quiz = db.session.scalar(sa.select(Quiz))
     player = play.create_player(db.session)
     attempt = play.start_attempt(db.session, player, quiz, length=play.LENGTH_ALL, rng=random.Random(1))
-    slot = play.load_slot(db.session, attempt, 1)
-    shown = [choice.text for choice in play.displayed_order(attempt, slot)]
-    assert play.submit_answer(db.session, attempt, slot, [shown.index("Blue") + 1])
+    shown = [choice.text for choice in turn_of(attempt, 1).order]
+    assert answer_solo(attempt, 1, [shown.index("Blue") + 1])
     db.session.commit()
     first_revision_id = question("sky").current_revision_id
 
@@ -278,7 +278,7 @@ def test_new_attempts_after_an_edit_get_the_new_revision(app_ctx, import_text):
     import_text(bank_text("sky", sky=("prompt: What colour is the sky?", "prompt: Which colour is the sky?")))
     quiz = db.session.scalar(sa.select(Quiz))
     attempt = play.start_attempt(db.session, play.create_player(db.session), quiz, length=play.LENGTH_ALL)
-    slot = play.load_slot(db.session, attempt, 1)
+    slot = attempt.slots[0]
     assert (slot.revision.number, slot.revision.prompt) == (2, "Which colour is the sky?")
 
 

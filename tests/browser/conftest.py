@@ -28,6 +28,7 @@ from werkzeug.serving import make_server
 from quiz import play
 from quiz.extensions import db
 from quiz.models import Attempt
+from tests.answers import turn_of
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -233,9 +234,7 @@ def correct_numbers(bundled: Flask) -> Callable[[str], list[int]]:
         with bundled.app_context():
             attempt = db.session.scalar(sa.select(Attempt).where(Attempt.public_id == match["public_id"]))
             assert attempt is not None
-            slot = play.load_slot(db.session, attempt, int(match["position"]))
-            assert slot is not None
-            order = play.displayed_order(attempt, slot)
+            order = turn_of(attempt, int(match["position"])).order
             return [number for number, choice in enumerate(order, 1) if choice.is_correct]
 
     return correct_numbers

@@ -252,7 +252,7 @@ def test_host_paced_session_with_three_phones(open_person: OpenPerson, teacher: 
         expect_reveal(phone)
     for student in (ana, ben):
         expect(student.page.locator(".verdict")).to_contain_text(re.compile(r"Right!|Not quite\."))
-    expect(markup.page.locator(".verdict")).to_have_text("No answer.")
+    expect(markup.page.locator(".verdict")).to_contain_text("No answer.")
     for phone, nickname in zip(phones, NICKNAMES):
         assert_not_reloaded(phone, f"{nickname}'s reveal")
     ana.check("student reveal (answered)")

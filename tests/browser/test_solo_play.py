@@ -244,7 +244,7 @@ def test_every_page_type_is_accessible(tab: Tab, correct_numbers: CorrectNumbers
     assert posted.value.status == 422
     errors = page.locator("ul.errors")
     expect(errors).to_contain_text(re.compile(r"Choose (an|at least one) answer\."))
-    expect(page.locator("fieldset")).to_have_attribute("aria-describedby", "choice-errors")
+    expect(page.locator("fieldset")).to_have_attribute("aria-describedby", "answer-errors")
     tab.check("question page with a validation error")
 
     correct = correct_numbers(page.url)

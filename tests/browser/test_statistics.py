@@ -11,6 +11,7 @@ from flask import Flask
 from quiz import accounts, play
 from quiz.extensions import db
 from quiz.models import Quiz
+from tests.answers import answer_solo
 from tests.browser.conftest import Tab
 
 PASSWORD = "statistics password 42"
@@ -24,8 +25,8 @@ def teacher(bundled: Flask) -> str:
         quiz = db.session.scalar(sa.select(Quiz))
         for _ in range(30):
             attempt = play.start_attempt(db.session, play.create_player(db.session), quiz, rng=rng)
-            for slot in list(attempt.slots):
-                play.submit_answer(db.session, attempt, slot, [rng.randint(1, len(slot.revision.choices))])
+            for position in range(1, attempt.question_count + 1):
+                answer_solo(attempt, position, right=rng.random() < 0.6)
         db.session.commit()
     return "teacher"
 

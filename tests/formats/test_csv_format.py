@@ -17,13 +17,13 @@ def test_one_row_per_question_under_clear_headers(document):
     rows = rows_of(csv_format.write(document))
     assert rows[0] == [
         "quiz", "id", "kind", "difficulty", "prompt", "choice 1", "choice 2", "choice 3", "choice 4", "choice 5",
-        "choice 6", "correct", "explanation", "source", "tags", "time limit",
+        "choice 6", "choice 7", "choice 8", "correct", "explanation", "source", "tags", "time limit",
     ]
     by_id = {row[1]: dict(zip(rows[0], row)) for row in rows[1:]}
     assert list(by_id) == ["sky", "colours-named", "sunny", "clouds"]
     sky = by_id["sky"]
     assert (sky["quiz"], sky["kind"], sky["difficulty"], sky["time limit"]) == ("colours", "single", "easy", "20")
-    assert [sky[f"choice {n}"] for n in range(1, 7)] == ["Blue", "'=Green", "Red #1", "", "", ""]
+    assert [sky[f"choice {n}"] for n in range(1, 9)] == ["Blue", "'=Green", "Red #1", "", "", "", "", ""]
     assert (sky["correct"], sky["source"], sky["tags"]) == ("1", "The sky is blue.", "sky, easy-ones")
     named = by_id["colours-named"]
     assert named["correct"] == "1,2"
@@ -40,5 +40,5 @@ def test_cells_that_start_like_a_formula_are_neutralised():
     row = rows_of(csv_format.write(document))[1]
     assert row[4] == "'=HYPERLINK(\"http://evil.example\")"
     assert row[5:9] == ["'+1", "'-1", "'@SUM(A1)", "fine"]
-    assert row[12:14] == ["'-it depends", "'=1+1"]
+    assert row[14:16] == ["'-it depends", "'=1+1"]
     assert row[0] == ""  # a question of no quiz yet

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 import sqlalchemy as sa
 
-from quiz import live, play
+from quiz import live, play, revisions
 from quiz.extensions import db
 from quiz.models import Attempt, AttemptQuestion, Choice, LiveQuestion, LiveSession
 from tests.web.helpers import answer, next_link, start_attempt
@@ -48,9 +48,9 @@ def _set_flags(choices, flags) -> None:
         choice.is_correct = flag
     db.session.commit()
     # Each process keeps the questions it has asked in memory, since a revision never changes
-    # (quiz.play for solo play, quiz.live for classroom sessions): forget them, so that the
-    # next page is drawn from the flags as they now are.
-    play._REVISIONS.clear()
+    # (quiz.revisions for every revision, quiz.live for classroom sessions): forget them, so
+    # that the next page is drawn from the flags as they now are.
+    revisions._REVISIONS.clear()
     live._QUESTION_CACHE.clear()
 
 

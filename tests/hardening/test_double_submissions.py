@@ -107,7 +107,7 @@ def test_simultaneous_copies_of_an_answer_record_one_answer_and_one_score(served
         assert host.post(f"{host_screen}/action", data={"csrf_token": token, "action": "start"}).status_code == 303
         ana_token = form_token(ana, live_page)
         statuses = submit_together(server, ana.cookies["quiz_session"], f"{live_page}/answer",
-                                   {"csrf_token": ana_token, "choice": "1"})
+                                   {"csrf_token": ana_token, "choice": "1", "position": "1"})
         assert statuses == [303] * COPIES
         assert "Answer received" in ana.get(live_page).text
         session_id = int(live_page.rsplit("/", 1)[1])

@@ -21,9 +21,10 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 from sqlalchemy.exc import IntegrityError
 
-from quiz import create_app, live, play
+from quiz import answering, create_app, live, play, revisions
 from quiz.bank.importer import import_bank
 from quiz.extensions import db
+from tests.answers import answer_live, answer_solo, turn_of
 from tests.conftest import TEST_CONFIG, create_schema
 from quiz.models import (
     Answer,
@@ -99,8 +100,7 @@ def student(session: LiveSession, nickname: str, now=None) -> LivePlayer:
 
 def order_of(member: LivePlayer, session: LiveSession):
     """The current question's choices in the order this student's phone shows them."""
-    slot = play.load_slot(db.session, member.attempt, session.position)
-    return play.displayed_order(member.attempt, slot)
+    return turn_of(member.attempt, session.position).order
 
 
 def right(member: LivePlayer, session: LiveSession) -> list[int]:
@@ -309,7 +309,7 @@ def test_a_returning_player_keeps_their_place_and_points(new_session):
     first = live.join(db.session, session, player, "Ana", now=at(-10))
     student(session, "Ben", now=at(-5))
     live.start(db.session, session, now=at(0))
-    assert live.submit(db.session, session, first, right(first, session), now=at(2))
+    assert answer_live(session, first, right(first, session), now=at(2))
 
     again = live.join(db.session, session, player, "Someone else", now=at(5))
     assert again.id == first.id
@@ -570,10 +570,10 @@ def test_a_question_closes_when_every_student_has_answered(new_session):
     session = new_session()
     ana, ben = student(session, "Ana"), student(session, "Ben")
     live.start(db.session, session, now=at(0))
-    assert live.submit(db.session, session, ana, right(ana, session), now=at(3))
+    assert answer_live(session, ana, right(ana, session), now=at(3))
     assert session.state == live.QUESTION_OPEN
     assert live.tick(db.session, session, now=at(4)) is False
-    assert live.submit(db.session, session, ben, wrong(ben, session), now=at(6))
+    assert answer_live(session, ben, wrong(ben, session), now=at(6))
     assert (session.state, session.question_closes_at) == (live.QUESTION_CLOSED, at(6))
 
 
@@ -581,7 +581,7 @@ def test_removing_the_last_student_who_has_not_answered_closes_the_question(new_
     session = new_session()
     ana, ben = student(session, "Ana"), student(session, "Ben")
     live.start(db.session, session, now=at(0))
-    live.submit(db.session, session, ana, right(ana, session), now=at(3))
+    answer_live(session, ana, right(ana, session), now=at(3))
     assert session.state == live.QUESTION_OPEN
     live.remove_player(db.session, session, ben.id, now=at(5))
     assert (session.state, session.question_closes_at) == (live.QUESTION_CLOSED, at(5))
@@ -589,20 +589,23 @@ def test_removing_the_last_student_who_has_not_answered_closes_the_question(new_
 
 def test_a_self_paced_session_finishes_after_its_deadline(new_session):
     session = new_session(pacing=live.SELF_PACED, deadline=at(600))
+    ana = student(session, "Ana")
     assert live.tick(db.session, session, now=at(599)) is False
     assert session.state == live.OPEN
-    live.check_self_paced(session, now=at(599))
+    assert answer_solo(ana.attempt, 1, now=at(599))
     assert live.tick(db.session, session, now=at(601))
     assert (session.state, session.finished_at) == (live.FINISHED, at(601))
-    with pytest.raises(live.LiveError):
-        live.check_self_paced(session, now=at(601))
+    with pytest.raises(answering.AttemptFinished):
+        answer_solo(ana.attempt, 2, now=at(601))
 
 
 def test_self_paced_answers_are_refused_past_the_deadline_even_before_a_tick(new_session):
     session = new_session(pacing=live.SELF_PACED, deadline=at(600))
-    with pytest.raises(live.LiveError):
-        live.check_self_paced(session, now=at(600))
+    ana = student(session, "Ana")
+    with pytest.raises(answering.AttemptFinished):
+        answer_solo(ana.attempt, 1, now=at(600))
     assert session.state == live.OPEN
+    assert count_answers() == 0
 
 
 # Answering --------------------------------------------------------------------------------------
@@ -615,8 +618,8 @@ def count_answers() -> int:
 def test_answers_are_refused_in_the_lobby(new_session):
     session = new_session()
     ana = student(session, "Ana")
-    with pytest.raises(live.LiveError):
-        live.submit(db.session, session, ana, [1], now=at(0))
+    with pytest.raises(answering.AnswerRefused):
+        answer_live(session, ana, [1], now=at(0))
     assert count_answers() == 0
 
 
@@ -625,8 +628,8 @@ def test_answers_are_refused_once_the_question_is_closed(new_session):
     ana = student(session, "Ana")
     live.start(db.session, session, now=at(0))
     live.close_question(db.session, session, now=at(5))
-    with pytest.raises(live.LiveError):
-        live.submit(db.session, session, ana, [1], now=at(6))
+    with pytest.raises(answering.AnswerRefused):
+        answer_live(session, ana, [1], now=at(6))
     assert count_answers() == 0
 
 
@@ -634,8 +637,8 @@ def test_answers_are_refused_after_the_time_even_before_the_question_is_closed(n
     session = new_session(time_limit=20)
     ana = student(session, "Ana")
     live.start(db.session, session, now=at(0))
-    with pytest.raises(live.LiveError):
-        live.submit(db.session, session, ana, right(ana, session), now=at(20.5))
+    with pytest.raises(answering.AnswerRefused):
+        answer_live(session, ana, right(ana, session), now=at(20.5))
     assert count_answers() == 0
     assert ana.attempt.score == 0
 
@@ -643,17 +646,17 @@ def test_answers_are_refused_after_the_time_even_before_the_question_is_closed(n
 def test_answers_in_a_self_paced_session_go_through_the_solo_flow(new_session):
     session = new_session(pacing=live.SELF_PACED, deadline=at(600))
     ana = student(session, "Ana")
-    with pytest.raises(live.LiveError):
-        live.submit(db.session, session, ana, [1], now=at(1))
+    with pytest.raises(answering.AnswerRefused):
+        answer_live(session, ana, [1], now=at(1))
 
 
 def test_a_second_answer_records_nothing(new_session):
     session = new_session()
     ana, _ben = student(session, "Ana"), student(session, "Ben")
     live.start(db.session, session, now=at(0))
-    assert live.submit(db.session, session, ana, wrong(ana, session), now=at(2))
+    assert answer_live(session, ana, wrong(ana, session), now=at(2))
     version = session.version
-    assert live.submit(db.session, session, ana, right(ana, session), now=at(3)) is False
+    assert answer_live(session, ana, right(ana, session), now=at(3)) is False
     assert count_answers() == 1
     assert answer_of(ana, session).is_correct is False
     assert (ana.attempt.score, ana.attempt.answered_count, ana.streak) == (0, 1, 0)
@@ -664,11 +667,11 @@ def test_plain_scoring_gives_one_point_per_right_answer(new_session):
     session = new_session(scoring="plain")
     ana, ben = student(session, "Ana"), student(session, "Ben")
     live.start(db.session, session, now=at(0))
-    live.submit(db.session, session, ana, right(ana, session), now=at(1))
-    live.submit(db.session, session, ben, wrong(ben, session), now=at(1))
+    answer_live(session, ana, right(ana, session), now=at(1))
+    answer_live(session, ben, wrong(ben, session), now=at(1))
     assert (answer_of(ana, session).points, answer_of(ben, session).points) == (1, 0)
     next_question(session, at(10))
-    live.submit(db.session, session, ana, right(ana, session), now=at(29))
+    answer_live(session, ana, right(ana, session), now=at(29))
     assert (ana.attempt.score, ben.attempt.score) == (2, 0)
 
 
@@ -690,7 +693,7 @@ def test_speed_scoring_through_a_session(new_session):
         else:
             next_question(session, opened)
         picked = right(ana, session) if is_right else wrong(ana, session)
-        assert live.submit(db.session, session, ana, picked, now=opened + timedelta(seconds=seconds))
+        assert answer_live(session, ana, picked, now=opened + timedelta(seconds=seconds))
         answer = answer_of(ana, session)
         earned.append(answer.points)
         assert answer.elapsed_ms == seconds * 1000
@@ -709,7 +712,7 @@ def test_the_streak_bonus_is_capped(new_session):
             live.start(db.session, session, now=opened)
         else:
             next_question(session, opened)
-        live.submit(db.session, session, ana, right(ana, session), now=opened)
+        answer_live(session, ana, right(ana, session), now=opened)
         earned.append(answer_of(ana, session).points)
     assert earned == [1000, 1100, 1200, 1300, 1400, 1500, 1500, 1500]
     assert ana.streak == 8
@@ -720,13 +723,13 @@ def test_a_question_left_unanswered_ends_the_streak(new_session):
     session = new_session(scoring="speed", question_count=3, show_leaderboard=False)
     ana, ben = student(session, "Ana"), student(session, "Ben")
     live.start(db.session, session, now=at(0))
-    live.submit(db.session, session, ana, right(ana, session), now=at(0))
-    live.submit(db.session, session, ben, right(ben, session), now=at(0))
+    answer_live(session, ana, right(ana, session), now=at(0))
+    answer_live(session, ben, right(ben, session), now=at(0))
     next_question(session, at(100))
-    live.submit(db.session, session, ben, right(ben, session), now=at(100))  # Ana lets it pass
+    answer_live(session, ben, right(ben, session), now=at(100))  # Ana lets it pass
     live.close_question(db.session, session, now=at(130))
     next_question(session, at(200))
-    live.submit(db.session, session, ana, right(ana, session), now=at(200))
+    answer_live(session, ana, right(ana, session), now=at(200))
     assert answer_of(ana, session).points == 1000  # no bonus: her previous answer was not the previous question
 
 
@@ -735,8 +738,8 @@ def test_answered_count_counts_current_answers_of_students_still_in(new_session)
     ana, ben, _cleo = student(session, "Ana"), student(session, "Ben"), student(session, "Cleo")
     live.start(db.session, session, now=at(0))
     assert live.answered_count(db.session, session) == 0
-    live.submit(db.session, session, ana, right(ana, session), now=at(1))
-    live.submit(db.session, session, ben, wrong(ben, session), now=at(2))
+    answer_live(session, ana, right(ana, session), now=at(1))
+    answer_live(session, ben, wrong(ben, session), now=at(2))
     assert live.answered_count(db.session, session) == 2
     live.remove_player(db.session, session, ben.id, now=at(3))
     assert live.answered_count(db.session, session) == 1
@@ -744,7 +747,7 @@ def test_answered_count_counts_current_answers_of_students_still_in(new_session)
     live.close_question(db.session, session, now=at(4))
     next_question(session, at(10))
     assert live.answered_count(db.session, session) == 0
-    live.submit(db.session, session, ana, right(ana, session), now=at(11))
+    answer_live(session, ana, right(ana, session), now=at(11))
     assert live.answered_count(db.session, session) == 1
     assert live.screen(db.session, session, now=at(12)).answered == 1
 
@@ -775,7 +778,7 @@ def test_a_pick_by_projected_number_grades_the_projected_choice(new_session):
     revision = live.current_question(db.session, session).revision
     correct_texts = {choice.text for choice in revision.choices if choice.is_correct}
     number = next(choice.number for choice in choices if choice.text in correct_texts)
-    assert live.submit(db.session, session, ana, [number], now=at(2))
+    assert answer_live(session, ana, [number], now=at(2))
     assert answer_of(ana, session).is_correct
 
 
@@ -789,8 +792,8 @@ def test_the_screen_shows_no_correctness_before_the_reveal(new_session, state):
     drive(session, state)
     view = live.screen(db.session, session, now=at(1))
     assert not view.revealed
-    assert view.results == [] and view.sources == [] and view.standings == []
-    assert view.choices and all(type(choice) is play.ShownChoice for choice in view.choices)
+    assert view.tally is None and view.sources == [] and view.standings == []
+    assert view.choices and all(type(choice) is revisions.ShownChoice for choice in view.choices)
     assert {tuple(f.name for f in dataclasses.fields(choice)) for choice in view.choices} == {("number", "text")}
     assert [choice.number for choice in view.choices] == list(range(1, len(view.choices) + 1))
     if state == live.QUESTION_OPEN:
@@ -811,22 +814,24 @@ def test_the_reveal_shows_the_class_answers_and_the_sources(new_session, quiz):
     session = new_session(seed=2)
     ana, ben, cleo, _dan = (student(session, name) for name in ("Ana", "Ben", "Cleo", "Dan"))
     live.start(db.session, session, now=at(0))
-    live.submit(db.session, session, ana, right(ana, session), now=at(1))
+    answer_live(session, ana, right(ana, session), now=at(1))
     mistake = wrong(ben, session)
-    live.submit(db.session, session, ben, mistake, now=at(2))
-    live.submit(db.session, session, cleo, mistake, now=at(3))
+    answer_live(session, ben, mistake, now=at(2))
+    answer_live(session, cleo, mistake, now=at(3))
     assert live.reveal(db.session, session, now=at(4))
 
     view = live.screen(db.session, session, now=at(5))
     assert view.revealed and (view.answered, view.players) == (3, 4)
     order = order_of(ana, session)
     expected_counts = {right(ana, session)[0]: 1, mistake[0]: 2}
-    assert [(r.number, r.text, r.is_correct) for r in view.results] == [
+    rows = view.tally.rows
+    assert [(r.number, r.label, r.is_correct) for r in rows] == [
         (number, choice.text, choice.is_correct) for number, choice in enumerate(order, 1)
     ]
-    assert [r.count for r in view.results] == [expected_counts.get(r.number, 0) for r in view.results]
-    assert [r.share for r in view.results] == pytest.approx([expected_counts.get(r.number, 0) / 3 for r in view.results])
-    assert [choice.text for choice in view.choices] == [r.text for r in view.results]
+    assert [r.count for r in rows] == [expected_counts.get(r.number, 0) for r in rows]
+    assert [r.share for r in rows] == pytest.approx([expected_counts.get(r.number, 0) / 3 for r in rows])
+    assert [choice.text for choice in view.choices] == [r.label for r in rows]
+    assert view.tally.total == 3
     assert view.sources
     assert all(source.excerpt in quiz.article.text and source.anchor for source in view.sources)
     assert view.standings == []  # the leaderboard comes next
@@ -846,7 +851,7 @@ def test_standings_rank_by_score_then_total_time_then_join_order(new_session):
             next_question(session, opened)
         for member, is_right, seconds in answers:
             picked = right(member, session) if is_right else wrong(member, session)
-            live.submit(db.session, session, member, picked, now=opened + timedelta(seconds=seconds))
+            answer_live(session, member, picked, now=opened + timedelta(seconds=seconds))
         assert session.state == live.QUESTION_CLOSED  # everyone answered
     live.reveal(db.session, session, now=at(150))
     live.advance(db.session, session, now=at(151))
@@ -868,7 +873,7 @@ def test_the_student_screen_shows_their_own_answer_and_then_their_standing(new_s
     ana, ben = student(session, "Ana"), student(session, "Ben")
     live.start(db.session, session, now=at(0))
     picked = right(ana, session)
-    live.submit(db.session, session, ana, picked, now=at(2))
+    answer_live(session, ana, picked, now=at(2))
 
     mine = live.student_screen(db.session, session, ana, now=at(3))
     assert mine.live_player.id == ana.id
@@ -876,7 +881,7 @@ def test_the_student_screen_shows_their_own_answer_and_then_their_standing(new_s
     order = order_of(ana, session)
     assert mine.answer.selected_mask == sum(1 << order[number - 1].position for number in picked)
     assert mine.standing is None
-    assert mine.screen.results == []  # still no correctness on screen
+    assert mine.screen.tally is None and mine.reveal is None  # still no correctness on screen
     assert mine.live_player.attempt.score == 1 and mine.shown_score == 0  # nor in the score
     assert live.student_screen(db.session, session, ben, now=at(3)).answer is None
 
@@ -914,15 +919,15 @@ def test_results_give_each_student_their_answers_and_totals(new_session):
 
     live.start(db.session, session, now=at(0))
     ana_1, ben_1 = right(ana, session), wrong(ben, session)
-    live.submit(db.session, session, ana, ana_1, now=at(2))
-    live.submit(db.session, session, ben, ben_1, now=at(4))
+    answer_live(session, ana, ana_1, now=at(2))
+    answer_live(session, ben, ben_1, now=at(4))
     ana_1_text, ben_1_text = texts(ana, ana_1), texts(ben, ben_1)
     live.reveal(db.session, session, now=at(30))  # Cleo never answered
     live.remove_player(db.session, session, ben.id, now=at(31))
     live.advance(db.session, session, now=at(100))
     ana_2, cleo_2 = wrong(ana, session), right(cleo, session)
-    live.submit(db.session, session, ana, ana_2, now=at(103))
-    live.submit(db.session, session, cleo, cleo_2, now=at(106))
+    answer_live(session, ana, ana_2, now=at(103))
+    answer_live(session, cleo, cleo_2, now=at(106))
     ana_2_text, cleo_2_text = texts(ana, ana_2), texts(cleo, cleo_2)
     live.reveal(db.session, session, now=at(110))
     live.advance(db.session, session, now=at(111))

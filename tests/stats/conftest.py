@@ -8,10 +8,11 @@ from datetime import datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from quiz import play
+from quiz import play, scores
 from quiz.bank import load_bank
 from quiz.bank.importer import import_bank
 from quiz.extensions import db
+from quiz.kinds import Graded
 from quiz.models import Choice, Quiz
 
 BANK = """\
@@ -79,9 +80,10 @@ def play_attempt(quiz):
             )
             elapsed = int(1000 * (seconds or {}).get(slot.question.slug, 5.0))
             now += timedelta(milliseconds=elapsed)
-            play.record_answer(
-                db.session, attempt, slot.question_id, slot.revision_id,
-                play.Graded(1 << position, choice.is_correct), points=int(choice.is_correct), now=now, elapsed_ms=elapsed,
+            scores.store_answer(
+                db.session, attempt.id, slot.question_id, slot.revision_id,
+                Graded(1 << position, None, float(choice.is_correct)), points=int(choice.is_correct), now=now,
+                elapsed_ms=elapsed,
             )
         db.session.commit()
         return attempt

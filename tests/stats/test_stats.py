@@ -12,7 +12,8 @@ import pytest
 import sqlalchemy as sa
 from scipy import stats as scipy_stats
 
-from quiz import play, stats
+from quiz import play, scores, stats
+from quiz.kinds import Graded
 from quiz.extensions import db
 from quiz.models import Answer
 from tests.stats.conftest import START
@@ -112,8 +113,9 @@ def test_only_finished_attempts_count_and_retries_never(quiz, play_attempt):
     retry = play.retry_missed(db.session, done)
     db.session.commit()
     slot = retry.slots[0]
-    play.record_answer(db.session, retry, slot.question_id, slot.revision_id, play.Graded(1, True),
-                       points=1, now=datetime(2026, 3, 2), elapsed_ms=1000)
+    scores.store_answer(db.session, retry.id, slot.question_id, slot.revision_id, Graded(1, None, 1.0),
+                        points=1, now=datetime(2026, 3, 2), elapsed_ms=1000)
+    db.session.refresh(retry)
     db.session.commit()
     assert retry.finished_at is not None
 

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from quiz import play
 from quiz.extensions import db
 from quiz.models import Quiz
+from tests.answers import answer_solo
 from tests.web.live_helpers import (
     QUIZ_SLUG,
     correct_number,
@@ -33,8 +34,8 @@ def played(bundled):
         quiz = db.session.scalar(sa.select(Quiz).where(Quiz.slug == QUIZ_SLUG))
         for _ in range(40):
             attempt = play.start_attempt(db.session, play.create_player(db.session), quiz, rng=rng)
-            for slot in list(attempt.slots):
-                play.submit_answer(db.session, attempt, slot, [rng.randint(1, len(slot.revision.choices))])
+            for position in range(1, attempt.question_count + 1):
+                answer_solo(attempt, position, right=rng.random() < 0.6)
         db.session.commit()
     return bundled
 
@@ -79,7 +80,8 @@ def test_json_and_csv_carry_the_same_numbers(played):
     assert sum(bin["attempts"] for bin in figures["scores"]) == 40
     assert sum(item["answers"] for item in figures["questions"]) == 400
     for item in figures["questions"]:
-        assert sum(choice["picks"] for choice in item["choices"]) == item["answers"]
+        picks = sum(choice["picks"] for choice in item["choices"])
+        assert picks >= item["answers"] if item["kind"] == "multi" else picks == item["answers"]
 
     response = teacher.get(f"/stats/quiz/{QUIZ_SLUG}/questions.csv")
     assert response.mimetype == "text/csv" and "attachment" in response.headers["Content-Disposition"]

@@ -48,9 +48,10 @@ def create_session(
     show_leaderboard: bool = True,
     scoring: str = "plain",
     deadline: str = "",
+    quiz: str = QUIZ_SLUG,
 ) -> int:
     """Fill in the new-session form; return the session's id."""
-    page = host.get(f"/host/new/{QUIZ_SLUG}").get_data(as_text=True)
+    page = host.get(f"/host/new/{quiz}").get_data(as_text=True)
     data = {
         "csrf_token": csrf_token(page),
         "pacing": pacing,
@@ -63,7 +64,7 @@ def create_session(
         data["shuffle"] = "y"
     if show_leaderboard:
         data["show_leaderboard"] = "y"
-    response = host.post(f"/host/new/{QUIZ_SLUG}", data=data)
+    response = host.post(f"/host/new/{quiz}", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
     return int(_SESSION_URL.fullmatch(response.location).group(1))
 
@@ -107,10 +108,18 @@ def phone_page(phone, session_id: int) -> str:
     return response.get_data(as_text=True)
 
 
+_POSITION = re.compile(r'name="position" value="(\d+)"')
+
+
 def submit(phone, session_id: int, number: int, page: str | None = None):
-    """Pick choice ``number`` on the phone's screen (read now, or ``page`` if given) and submit."""
+    """Pick choice ``number`` on the phone's screen (read now, or ``page`` if given) and submit,
+    naming the question that screen shows, as its form does."""
     page = page or phone_page(phone, session_id)
-    return phone.post(f"/live/{session_id}/answer", data={"csrf_token": csrf_token(page), "choice": str(number)})
+    position = _POSITION.search(page)
+    data = {"csrf_token": csrf_token(page), "choice": str(number)}
+    if position:
+        data["position"] = position.group(1)
+    return phone.post(f"/live/{session_id}/answer", data=data)
 
 
 def labels(page: str) -> list[str]:

@@ -325,7 +325,7 @@ def test_a_whole_host_paced_game(bundled, host):
     late = submit(calc, session_id, right, pages[2])
     assert late.status_code == 409
     late_page = late.get_data(as_text=True)
-    assert "This question is closed." in late_page and "Time is up" in late_page
+    assert "That question has closed." in late_page and "Time is up" in late_page
     assert_no_correctness(late_page)
     assert answers_of(bundled, "=2+3") == 0
 
@@ -602,7 +602,8 @@ def test_one_student_submitting_twice_at_the_same_instant_records_one_answer(bun
         client = bundled.test_client()
         client.set_cookie("quiz_session", cookie)
         barrier.wait()
-        statuses.append(client.post(f"/live/{session_id}/answer", data={"csrf_token": token, "choice": "1"}).status_code)
+        data = {"csrf_token": token, "choice": "1", "position": "1"}
+        statuses.append(client.post(f"/live/{session_id}/answer", data=data).status_code)
 
     threads = [threading.Thread(target=submit_once) for _ in range(4)]
     for thread in threads:

@@ -261,23 +261,3 @@ def test_the_reader_anchors_every_quoted_passage_and_highlights_one(bundled, cli
     assert "<mark>" not in page
     highlighted = client.get("/articles/kiss-and-cry?highlight=src-streaming-service-1").get_data(as_text=True)
     assert re.search(r'id="src-streaming-service-1"></span><mark>[^<]*Netflix', highlighted)
-
-
-def test_a_view_that_forgets_to_commit_loses_its_change(bundled, app, client):
-    """Each request has its own transaction, as in production: no state shared with the test."""
-
-    @app.post("/test-only/forget-to-commit")
-    def forget_to_commit():
-        db.session.execute(sa.update(Attempt).values(score=999))
-        return "changed, not committed"
-
-    @app.get("/test-only/score")
-    def score():
-        return str(db.session.scalar(sa.select(Attempt.score)))
-
-    csrf.exempt(forget_to_commit)
-    start_attempt(client)
-    assert client.post("/test-only/forget-to-commit").status_code == 200
-    assert client.get("/test-only/score").get_data(as_text=True) == "0"
-    with app.app_context():
-        assert db.session.scalar(sa.select(Attempt.score)) == 0

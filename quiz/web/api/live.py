@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from flask import current_app, request
 
-from quiz import live, play
+from quiz import answering, live, play
 from quiz.extensions import db, limiter
-from quiz.kinds import KINDS
 from quiz.models import LivePlayer, LiveSession, Player
+from quiz.refusals import AnswerRefused
 from quiz.web.api import present, schemas
 from quiz.web.api.auth import bearer_token
 from quiz.web.api.blueprint import api
 from quiz.web.api.errors import ApiError
-from quiz.web.api.play import check_choices
+from quiz.web.api.play import check_answer_field, refusal_error
 from quiz.web.api.spec import PLAYER
 
 #: Standings shown from the leaderboard on, as on the projector.
@@ -50,7 +50,7 @@ _JOIN_LIMITS = (
 )
 
 
-def state(view: live.StudentScreen) -> schemas.LiveState:
+def state_of(view: live.StudentScreen) -> schemas.LiveState:
     """The student's screen as the API shows it; correctness appears only once revealed."""
     screen = view.screen
     session = screen.live
@@ -70,16 +70,19 @@ def state(view: live.StudentScreen) -> schemas.LiveState:
         question=_question(session, question, screen.seconds_left) if question is not None else None,
         answer=schemas.LiveAnswerOut(
             picked=[number for number, choice in enumerate(question.order, 1) if answer.selected_mask & (1 << choice.position)],
-            correct=answer.is_correct if revealed else None,
+            given=question.revision.behaviour.answer_text(question.order, answer.selected_mask, answer.response),
+            correct=answer.is_correct if revealed and question.revision.behaviour.scored else None,
+            credit=answer.credit if revealed else None,
             points=answer.points if revealed else None,
         ) if question is not None and answer is not None else None,
         reveal=schemas.LiveReveal(
-            correct_choices=[result.number for result in screen.results if result.is_correct],
-            choices=[
-                schemas.ChoiceResult(number=result.number, text=result.text, correct=result.is_correct,
-                                     count=result.count, share=round(result.share, 3))
-                for result in screen.results
+            correct_choices=[
+                number for number, choice in enumerate(question.order, 1)
+                if choice.is_correct and question.revision.behaviour.picks
             ],
+            expected=question.revision.behaviour.expected(question.order, question.revision.answer_key),
+            choices=present.tally_rows(screen.tally),
+            others=screen.tally.others,
             explanation=question.revision.explanation,
             sources=[present.source(session.quiz.article.slug, quoted) for quoted in screen.sources],
         ) if revealed and question is not None else None,
@@ -94,14 +97,16 @@ def state(view: live.StudentScreen) -> schemas.LiveState:
 
 
 def _question(session: LiveSession, question: live.QuestionData, seconds_left: float | None) -> schemas.LiveQuestion:
-    kind = KINDS[question.revision.kind]
+    kind = question.revision.behaviour
     return schemas.LiveQuestion(
         position=question.position,
         prompt=question.revision.prompt,
-        kind=question.revision.kind,
+        kind=kind.name,
         instruction=kind.instruction,
+        answer_with=kind.answer_field,
         multiple=kind.multiple,
-        choices=[schemas.ShownChoice(number=number, text=choice.text) for number, choice in enumerate(question.order, 1)],
+        choices=[schemas.ShownChoice(number=choice.number, text=choice.text) for choice in question.choices],
+        unit=question.public.get("unit"),
         time_limit=question.time_limit,
         seconds_left=round(seconds_left, 1) if seconds_left is not None else None,
     )
@@ -137,7 +142,7 @@ def join_session(player: Player, body: schemas.JoinSession):
         member = live.join(db.session, session, player, body.nickname)
     except live.LiveError as error:
         raise ApiError(409, "join_refused", str(error)) from None
-    view = state(live.student_screen(db.session, session, member))
+    view = state_of(live.student_screen(db.session, session, member))
     return (view, 200) if returning else view
 
 
@@ -150,7 +155,7 @@ def get_live_state(session_id: int, player: Player):
     what the screens show changes. Reading it also applies what time has made due, such as
     closing a question whose time is up."""
     session, member = _membership(session_id, player)
-    return state(live.student_screen(db.session, session, member))
+    return state_of(live.student_screen(db.session, session, member))
 
 
 @api.operation(
@@ -158,27 +163,27 @@ def get_live_state(session_id: int, player: Player):
     body=schemas.LiveAnswer, response=schemas.LiveAnswerResult,
     errors={
         409: "`question_closed`: no question is open (not yet, time is up, or the host closed it); "
-        "`not_current_question`: `position` is not the open question; `self_paced`: answer through "
-        "`/attempts/{attempt_id}`.",
-        422: "The body is not valid, or (`invalid_choice`) names a choice the question does not have, "
-        "or several for a one-answer question.",
+        "`not_current_question`: `position` is not the open question; `answer_elsewhere`: a self-paced "
+        "session's attempt is answered through `/attempts/{attempt_id}`.",
+        422: "The body is not valid, or (`invalid_answer`) does not fit the question: a choice it does not have, "
+        "several for a one-answer question, another field than its `answer_with`.",
     },
 )
 def answer_live(session_id: int, player: Player, body: schemas.LiveAnswer):
     """Each student answers each question once: a second answer changes nothing and comes back
     with `recorded` false."""
-    session, member = _membership(session_id, player)
-    if session.pacing != live.HOST_PACED:
-        raise ApiError(409, "self_paced", f"Answer through /attempts/{member.attempt.public_id}.")
-    live.tick(db.session, session)
-    if session.state != live.QUESTION_OPEN:
-        raise ApiError(409, "question_closed", "No question is open.")
-    if body.position != session.position:
-        raise ApiError(409, "not_current_question", f"Question {session.position} is the open one.")
-    question = live.current_question(db.session, session)
-    check_choices(body.choices, len(question.order), question.multiple)
+    seat = live.seat(db.session, session_id, player.token)
+    if seat is None:
+        raise ApiError(404, "not_found", "This player is not in a session with this id.")
+    state, member = seat
+    question = live.current_question(db.session, state)
     try:
-        recorded = live.submit(db.session, session, member, body.choices, question=question)
-    except live.LiveError as error:
-        raise ApiError(409, "question_closed", str(error)) from None
-    return schemas.LiveAnswerResult(recorded=recorded, state=state(live.student_screen(db.session, session, member)))
+        if question is not None and state.state == live.QUESTION_OPEN and body.position == state.position:
+            check_answer_field(question.revision.behaviour, body)
+        outcome = answering.answer_live(db.session, state, member, body.position, present.submission(body))
+    except AnswerRefused as refusal:
+        raise refusal_error(refusal) from None
+    session, live_player = _membership(session_id, player)
+    return schemas.LiveAnswerResult(
+        recorded=outcome.recorded, state=state_of(live.student_screen(db.session, session, live_player))
+    )

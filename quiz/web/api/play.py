@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from flask import current_app
 
-from quiz import live, play
+from quiz import answering, live, play
 from quiz.extensions import db
-from quiz.kinds import KINDS
-from quiz.models import Attempt, AttemptQuestion, LiveSession, Player, Quiz
+from quiz.kinds import Kind
+from quiz.models import Attempt, Player, Quiz
+from quiz.refusals import AnswerRefused
 from quiz.web.api import present, schemas
 from quiz.web.api.blueprint import api
 from quiz.web.api.errors import ApiError
@@ -107,63 +108,76 @@ def _owned(attempt_id: str, player: Player) -> Attempt:
     return attempt
 
 
-def _session_of(attempt: Attempt) -> LiveSession | None:
-    return db.session.get(LiveSession, attempt.live_session_id) if attempt.live_session_id is not None else None
-
-
-def _refuse_host_paced(session: LiveSession | None) -> None:
-    """A host-paced session's questions open for everyone at once, through the live endpoints;
-    its attempts are never played, or previewed, here."""
-    if session is not None and session.pacing == live.HOST_PACED:
+def _turn(attempt_id: str, position: int, player: Player) -> play.Turn:
+    """The attempt at ``position``, read as the question pages read it."""
+    turn = play.turn(db.session, attempt_id, player.token, position)
+    if turn is None:
+        raise ApiError(404, "not_found", "This player has no attempt with this id.")
+    # A host-paced session's questions open for everyone at once, through the live endpoints;
+    # its attempts are never played, or previewed, here.
+    if turn.session_pacing == live.HOST_PACED:
         raise ApiError(
-            409, "answer_in_session", f"This attempt follows classroom session {session.id}: use /live/{session.id}."
+            409, "answer_elsewhere", f"This attempt follows classroom session {turn.live_session_id}: "
+            f"use /live/{turn.live_session_id}."
         )
-
-
-def _slot(attempt: Attempt, position: int) -> AttemptQuestion:
-    slot = play.load_slot(db.session, attempt, position)
-    if slot is None:
+    if turn.question_id is None:
         raise ApiError(404, "not_found", f"The attempt has no question {position}.")
-    return slot
+    return turn
 
 
-def _question(attempt: Attempt, slot: AttemptQuestion, feedback: schemas.Feedback | None) -> schemas.Question:
-    kind = KINDS[slot.revision.kind]
+def _question(turn: play.Turn, feedback: schemas.Feedback | None) -> schemas.Question:
+    kind = turn.revision.behaviour
     return schemas.Question(
-        attempt_id=attempt.public_id,
-        position=slot.position,
-        question_count=attempt.question_count,
-        question_id=slot.question.slug,
-        kind=slot.revision.kind,
-        prompt=slot.revision.prompt,
+        attempt_id=turn.public_id,
+        position=turn.position,
+        question_count=turn.question_count,
+        question_id=turn.question_slug,
+        kind=kind.name,
+        prompt=turn.revision.prompt,
         instruction=kind.instruction,
+        answer_with=kind.answer_field,
         multiple=kind.multiple,
-        choices=[
-            schemas.ShownChoice(number=number, text=choice.text)
-            for number, choice in enumerate(play.displayed_order(attempt, slot), 1)
-        ],
+        choices=[schemas.ShownChoice(number=choice.number, text=choice.text) for choice in turn.choices],
+        unit=turn.public.get("unit"),
         feedback=feedback,
     )
 
 
-def _feedback(attempt: Attempt, slot: AttemptQuestion) -> schemas.Feedback | None:
-    answer = play.answer_for(db.session, attempt, slot)
-    return present.feedback(attempt.quiz.article.slug, play.feedback(attempt, slot, answer)) if answer else None
+def _feedback(turn: play.Turn) -> schemas.Feedback | None:
+    if turn.answer is None:
+        return None
+    given, article = play.turn_feedback(db.session, turn)
+    return present.feedback(article.slug, given)
 
 
-def _show(attempt: Attempt, position: int) -> schemas.Question:
-    slot = _slot(attempt, position)
-    feedback = _feedback(attempt, slot)
+def _show(turn: play.Turn) -> schemas.Question:
+    feedback = _feedback(turn)
     if feedback is None:
-        if position != play.next_position(attempt):
-            raise ApiError(409, "not_current_question", f"Questions are answered in order: answer question {play.next_position(attempt)} first.")
+        if turn.position != turn.next_position:
+            raise ApiError(409, "not_current_question", f"Questions are answered in order: answer question {turn.next_position} first.")
         # The first showing starts the question's clock.
-        play.ask(db.session, attempt, slot)
-    return _question(attempt, slot, feedback)
+        play.show(db.session, turn)
+    return _question(turn, feedback)
+
+
+def refusal_error(refusal: AnswerRefused) -> ApiError:
+    """The answering core's refusal in the API's error shape."""
+    details = None
+    if isinstance(refusal, answering.InvalidAnswer):
+        details = [{"loc": ["body", refusal.field], "type": refusal.code, "message": str(refusal)}]
+    return ApiError(refusal.status, refusal.code, str(refusal), details)
+
+
+def check_answer_field(kind: Kind, body: schemas.SubmitAnswer | schemas.LiveAnswer) -> None:
+    """Refuse a body that answers with another field than the question's kind reads."""
+    if body.answer_with != kind.answer_field:
+        message = f"A {kind.name} question is answered with `{kind.answer_field}`."
+        raise ApiError(422, "invalid_answer", message,
+                       [{"loc": ["body", body.answer_with], "type": "invalid_answer", "message": message}])
 
 
 _QUESTION_CONFLICTS = {
-    409: "`answer_in_session`: the attempt belongs to a host-paced classroom session; "
+    409: "`answer_elsewhere`: the attempt belongs to a host-paced classroom session; "
     "`not_current_question`: an earlier question is still unanswered.",
 }
 
@@ -195,17 +209,18 @@ def get_attempt(attempt_id: str, player: Player):
 @api.operation(
     "GET", "/attempts/{attempt_id}/question", summary="Get the attempt's current question", tag="attempts",
     security=PLAYER, response=schemas.Question,
-    errors={409: "`attempt_finished`: every question is answered; `answer_in_session`: the attempt belongs "
+    errors={409: "`attempt_finished`: every question is answered; `answer_elsewhere`: the attempt belongs "
             "to a host-paced classroom session."},
 )
 def get_current_question(attempt_id: str, player: Player):
     """The next question to answer. Showing it the first time starts its clock."""
     attempt = _owned(attempt_id, player)
-    _refuse_host_paced(_session_of(attempt))
     position = play.next_position(attempt)
     if position is None or attempt.finished_at is not None:
+        # Any position tells a host-paced session's attempt apart, which _turn refuses as such.
+        _turn(attempt_id, attempt.question_count, player)
         raise ApiError(409, "attempt_finished", _FINISHED)
-    return _show(attempt, position)
+    return _show(_turn(attempt_id, position, player))
 
 
 @api.operation(
@@ -215,60 +230,35 @@ def get_current_question(attempt_id: str, player: Player):
 def get_question(attempt_id: str, position: int, player: Player):
     """An answered question comes with its feedback; an unanswered one only if it is the next
     to answer, and showing it the first time starts its clock."""
-    attempt = _owned(attempt_id, player)
-    _refuse_host_paced(_session_of(attempt))
-    return _show(attempt, position)
+    return _show(_turn(attempt_id, position, player))
 
 
 @api.operation(
     "POST", "/attempts/{attempt_id}/questions/{position}/answer", summary="Answer a question", tag="attempts",
     security=PLAYER, body=schemas.SubmitAnswer, response=schemas.AnswerResult,
     errors={
-        409: "`not_current_question`: an earlier question is unanswered; `attempt_finished`; `session_closed`: "
-        "the self-paced session it belongs to has ended; `answer_in_session`: answer through /live.",
-        422: "The body is not valid, or (`invalid_choice`) names a choice the question does not have, or "
-        "several for a one-answer question.",
+        409: "`not_current_question`: an earlier question is unanswered; `attempt_finished`: the attempt, or the "
+        "self-paced session it belongs to, takes no more answers; `answer_elsewhere`: answer through /live.",
+        422: "The body is not valid, or (`invalid_answer`) does not fit the question: a choice it does not have, "
+        "several for a one-answer question, another field than its `answer_with`, a text that is no number.",
     },
 )
 def answer_question(attempt_id: str, position: int, player: Player, body: schemas.SubmitAnswer):
-    """Record the answer and return its feedback: right or wrong, the correct choices, the
+    """Record the answer and return its feedback: how right, the correct answer, the
     explanation and the sources. Answering is idempotent: a question already answered (a
     retry, a second device) keeps its first answer, and that answer's feedback comes back with
     `already_answered` true and status 200."""
+    turn = _turn(attempt_id, position, player)
+    if turn.answer is None:
+        check_answer_field(turn.revision.behaviour, body)
+    try:
+        outcome = answering.answer_solo(db.session, turn, present.submission(body))
+    except AnswerRefused as refusal:
+        raise refusal_error(refusal) from None
     attempt = _owned(attempt_id, player)
-    session = _session_of(attempt)
-    _refuse_host_paced(session)
-    slot = _slot(attempt, position)
-    feedback = _feedback(attempt, slot)
-    if feedback is not None:
-        return schemas.AnswerResult(already_answered=True, feedback=feedback, attempt=present.attempt(attempt))
-    if attempt.finished_at is not None:
-        raise ApiError(409, "attempt_finished", _FINISHED)
-    if session is not None:
-        try:
-            live.check_self_paced(session)
-        except live.LiveError as error:
-            raise ApiError(409, "session_closed", str(error)) from None
-    if position != play.next_position(attempt):
-        raise ApiError(409, "not_current_question", f"Questions are answered in order: answer question {play.next_position(attempt)} first.")
-    check_choices(body.choices, len(slot.revision.choices), KINDS[slot.revision.kind].multiple)
-    recorded = play.submit_answer(db.session, attempt, slot, body.choices)
     return schemas.AnswerResult(
-        already_answered=not recorded, feedback=_feedback(attempt, slot), attempt=present.attempt(attempt)
+        already_answered=not outcome.recorded, feedback=_feedback(turn), attempt=present.attempt(attempt)
     )
-
-
-def check_choices(picked: list[int], count: int, multiple: bool) -> None:
-    """Refuse choice numbers the question does not show, and several picks for one answer."""
-    details = [
-        {"loc": ["body", "choices", index], "type": "invalid_choice", "message": f"The question has {count} choices."}
-        for index, number in enumerate(picked)
-        if number > count
-    ]
-    if not multiple and len(set(picked)) > 1:
-        details.append({"loc": ["body", "choices"], "type": "invalid_choice", "message": "Pick exactly one choice."})
-    if details:
-        raise ApiError(422, "invalid_choice", "These choices do not fit the question.", details)
 
 
 @api.operation(

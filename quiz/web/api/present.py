@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import url_for
 
-from quiz import articles, play
+from quiz import articles, play, revisions
+from quiz.kinds import Submission, Tally
 from quiz.models import Article, Attempt, Quiz
 from quiz.web.api import schemas
 
@@ -40,7 +41,7 @@ def attempt(attempt: Attempt) -> schemas.Attempt:
     )
 
 
-def source(article_slug: str, quoted: play.Source) -> schemas.SourceOut:
+def source(article_slug: str, quoted: revisions.Source) -> schemas.SourceOut:
     return schemas.SourceOut(
         excerpt=quoted.excerpt,
         anchor=quoted.anchor,
@@ -60,18 +61,38 @@ def passage(paragraph: articles.Paragraph) -> schemas.PassageOut:
 
 
 def feedback(article_slug: str, given: play.Feedback) -> schemas.Feedback:
+    reveal = given.reveal
     return schemas.Feedback(
-        position=given.slot.position,
+        position=given.position,
         correct=given.answer.is_correct,
+        credit=given.answer.credit,
         points=given.answer.points,
-        picked=[choice.number for choice in given.picked_choices],
-        correct_choices=[choice.number for choice in given.correct_choices],
+        picked=[choice.number for choice in reveal.picked_choices],
+        correct_choices=[choice.number for choice in reveal.correct_choices] if given.revision.behaviour.picks else [],
         choices=[
-            schemas.RevealedChoice(number=choice.number, text=choice.text, correct=choice.is_correct, picked=choice.picked)
-            for choice in given.choices
+            schemas.RevealedChoice(number=choice.number, text=choice.text, correct=choice.is_correct,
+                                   picked=choice.picked, placed=choice.placed)
+            for choice in reveal.choices
         ],
+        given=given.given,
+        expected=given.expected,
+        votes=tally_rows(given.tally) if given.tally else None,
         explanation=given.revision.explanation,
         sources=[source(article_slug, quoted) for quoted in given.sources],
         answered_at=given.answer.answered_at,
         elapsed_ms=given.answer.elapsed_ms,
     )
+
+
+def tally_rows(tally: Tally) -> list[schemas.TallyRow]:
+    return [
+        schemas.TallyRow(number=row.number, text=row.label, correct=row.is_correct, count=row.count,
+                         share=round(row.share, 3))
+        for row in tally.rows
+    ]
+
+
+def submission(body: schemas.SubmitAnswer | schemas.LiveAnswer) -> Submission:
+    """An answer's body as the answering core reads it."""
+    return Submission(choices=tuple(body.choices or ()), order=tuple(body.order or ()), number=body.number,
+                      text=body.text)

@@ -9,9 +9,9 @@ only built once the player has answered, or the host has revealed the answer.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictFloat, model_validator
 
 from quiz import live, nicknames
 from quiz.bank.schema import DIFFICULTIES
@@ -31,6 +31,10 @@ Difficulty = Literal[DIFFICULTIES]  # type: ignore[valid-type]
 State = Literal[live.STATES]  # type: ignore[valid-type]
 #: Choice numbers, as shown; a question has at most six choices.
 ChoiceNumber = Annotated[int, Field(ge=1, le=6)]
+#: Item numbers of an ordering question, as shown; it has at most eight.
+ItemNumber = Annotated[int, Field(ge=1, le=8)]
+#: The field of an answer's body that a kind reads.
+AnswerField = Literal["choices", "order", "number", "text"]
 
 
 def _nickname(value: str) -> str:
@@ -47,8 +51,8 @@ def _nickname(value: str) -> str:
 
 Nickname = Annotated[
     str,
-    Field(min_length=1, max_length=4 * nicknames.MAX_LENGTH, description="Up to 20 characters: letters, digits, "
-          "punctuation and spaces; runs of spaces count as one."),
+    Field(min_length=1, max_length=nicknames.MAX_LENGTH, description="Up to 20 characters: letters, digits, "
+          "punctuation and spaces; spaces around it are dropped and runs of them kept as one."),
     AfterValidator(_nickname),
 ]
 
@@ -219,19 +223,38 @@ class SourceOut(_Out):
 class RevealedChoice(_Out):
     number: int
     text: str
-    correct: bool
+    correct: bool = Field(description="A correct choice; for an ordering question's item, put in its right place.")
     picked: bool
+    placed: int | None = Field(description="Ordering questions: the place the player gave the item, from 1.")
+
+
+class TallyRow(_Out):
+    """One bar of how a group answered: a choice, an item, a value or a typed answer."""
+
+    number: int | None = Field(description="The choice's or item's number on screen, where it has one.")
+    text: str
+    correct: bool
+    count: int
+    share: float
 
 
 class Feedback(_Out):
     """What a player learns once they have answered a question."""
 
     position: int
-    correct: bool
+    correct: bool = Field(description="Full credit; a poll's answer is never correct, nor wrong.")
+    credit: float | None = Field(
+        description="From 0 to 1: an ordering question with half its items in place earns 0.5. null for a poll."
+    )
     points: int
     picked: list[int] = Field(description="The numbers of the choices picked.")
     correct_choices: list[int] = Field(description="The numbers of the correct choices.")
-    choices: list[RevealedChoice]
+    choices: list[RevealedChoice] = Field(
+        description="Every choice, or an ordering question's items in the right order; empty for typed answers."
+    )
+    given: str = Field(description="The answer given, in words.")
+    expected: str = Field(description="The right answer, in words; empty for a poll.")
+    votes: list[TallyRow] | None = Field(description="Polls: how everyone has voted so far; null otherwise.")
     explanation: str
     sources: list[SourceOut] = Field(description="Empty for a question without a source.")
     answered_at: Timestamp
@@ -249,15 +272,57 @@ class Question(_Out):
     kind: Kind
     prompt: str
     instruction: str
+    answer_with: AnswerField = Field(description="The field of the answer's body this question reads.")
     multiple: bool = Field(description="Several choices may be picked.")
-    choices: list[ShownChoice] = Field(description="In the order this attempt shows them, stable on reload.")
+    choices: list[ShownChoice] = Field(
+        description="The choices, or an ordering question's items, in the order this attempt shows them, stable "
+        "on reload; empty for typed answers."
+    )
+    unit: str | None = Field(description="Number questions: the unit the answer is in, if any.")
     feedback: Feedback | None = Field(description="null until the question is answered.")
 
 
-class SubmitAnswer(_Body):
+_ANSWER_FIELDS = ("choices", "order", "number", "text")
+
+
+def _one_answer_field(schema: dict[str, Any]) -> None:
+    """The document says "exactly one of them" as JSON Schema can: one alternative per field.
+    Their default is only the mark of a field left out, which a client never sends."""
+    for name in _ANSWER_FIELDS:
+        schema["properties"][name].pop("default", None)
+    schema["oneOf"] = [{"required": [name]} for name in _ANSWER_FIELDS]
+
+
+class _AnswerBody(_Body):
+    """An answer: exactly one of its fields, the one the question's `answer_with` names."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_one_answer_field)
+
+    # Each may be left out, never null: a default that is not a value the type allows.
     choices: list[ChoiceNumber] = Field(
-        min_length=1, max_length=6, description="The numbers of the choices picked: exactly one unless `multiple`."
+        None, min_length=1, max_length=6,  # type: ignore[assignment]
+        description="Choice questions and polls: the numbers of the choices picked, exactly one unless `multiple`.",
     )
+    order: list[ItemNumber] = Field(
+        None, min_length=2, max_length=8,  # type: ignore[assignment]
+        description="Ordering questions: every item's number once, in the order the player puts them.",
+    )
+    number: StrictFloat = Field(None, description="Number questions: the number given.")  # type: ignore[assignment]
+    text: str = Field(None, min_length=1, max_length=200, description="Text questions: the answer typed.")  # type: ignore[assignment]
+
+    @model_validator(mode="after")
+    def _exactly_one(self):
+        if len(self.model_fields_set & set(_ANSWER_FIELDS)) != 1:
+            raise ValueError("give exactly one of choices, order, number and text")
+        return self
+
+    @property
+    def answer_with(self) -> str:
+        return next(name for name in _ANSWER_FIELDS if name in self.model_fields_set)
+
+
+class SubmitAnswer(_AnswerBody):
+    pass
 
 
 class AnswerResult(_Out):
@@ -305,8 +370,12 @@ class LiveQuestion(_Out):
     prompt: str
     kind: Kind
     instruction: str
+    answer_with: AnswerField = Field(description="The field of the answer's body this question reads.")
     multiple: bool
-    choices: list[ShownChoice] = Field(description="The same order for every student and the projector.")
+    choices: list[ShownChoice] = Field(
+        description="The same order for every student and the projector; empty for typed answers."
+    )
+    unit: str | None = Field(description="Number questions: the unit the answer is in, if any.")
     time_limit: int
     seconds_left: float | None = Field(description="While the question is open.")
 
@@ -315,23 +384,22 @@ class LiveAnswerOut(_Out):
     """The student's answer to the current question; right or wrong only from the reveal on."""
 
     picked: list[int]
+    given: str = Field(description="The answer given, in words.")
     correct: bool | None
+    credit: float | None = Field(description="From the reveal on, and never for a poll.")
     points: int | None
-
-
-class ChoiceResult(_Out):
-    number: int
-    text: str
-    correct: bool
-    count: int = Field(description="Students who picked it.")
-    share: float
 
 
 class LiveReveal(_Out):
     """Shown from the reveal on: the right answer, how the class answered, and the sources."""
 
     correct_choices: list[int]
-    choices: list[ChoiceResult]
+    expected: str = Field(description="The right answer, in words; empty for a poll.")
+    choices: list[TallyRow] = Field(
+        description="How the class answered: each choice; an ordering question's items with how many put each in "
+        "its right place; the values or texts given, most given first."
+    )
+    others: int = Field(description="Answers given too rarely to have a row of their own.")
     explanation: str
     sources: list[SourceOut]
 
@@ -366,9 +434,8 @@ class LiveState(_Out):
     deadline: Timestamp | None
 
 
-class LiveAnswer(_Body):
+class LiveAnswer(_AnswerBody):
     position: int = Field(ge=1, le=10_000, description="The question answered, so that a late retry cannot answer the next one.")
-    choices: list[ChoiceNumber] = Field(min_length=1, max_length=6)
 
 
 class LiveAnswerResult(_Out):
@@ -427,7 +494,9 @@ class SessionDetail(SessionSummary):
 class SessionQuestion(_Out):
     position: int
     question_id: str
+    kind: Kind
     prompt: str
+    expected: str = Field(description="The right answer, in words; empty for a poll.")
 
 
 class StudentAnswer(_Out):
@@ -435,7 +504,7 @@ class StudentAnswer(_Out):
     correct: bool
     points: int
     elapsed_ms: int | None
-    choices: str = Field(description="The texts of the choices picked.")
+    given: str = Field(description="The answer in words: the choices picked, the order given, the text or number typed.")
 
 
 class StudentResult(_Out):
@@ -500,11 +569,25 @@ class ChoiceStatistics(_Out):
     bottom_third_share: float | None
 
 
+class StatisticsTallyRow(_Out):
+    text: str
+    correct: bool
+    count: int
+    share: float | None
+
+
+class StatisticsTally(_Out):
+    caption: str
+    rows: list[StatisticsTallyRow]
+    others: int = Field(description="Answers given too rarely to have a row of their own.")
+
+
 class ItemStatistics(_Out):
     question: str
     revision: int
     revision_id: int
     superseded: bool
+    kind: Kind
     prompt: str
     answers: int
     right: int
@@ -512,6 +595,11 @@ class ItemStatistics(_Out):
     discrimination: float | None
     median_seconds: float | None
     reasons: list[str] = Field(description="Why the question needs a look; empty when it works.")
+    mean_credit: float | None = Field(description="Ordering questions: the mean credit of their answers.")
+    tally: StatisticsTally | None = Field(
+        description="For kinds other than choices, and polls: how the answers add up (each item's share in its "
+        "right place, the numbers given, the answers typed, the votes)."
+    )
     choices: list[ChoiceStatistics]
 
 

@@ -93,8 +93,9 @@ def get_session_results(session_id: int, token: ApiToken):
     return schemas.SessionResults(
         session=schemas.SessionSummary(**_session_summary(session)),
         questions=[
-            schemas.SessionQuestion(position=question.position, question_id=question.question.slug,
-                                    prompt=question.revision.prompt)
+            schemas.SessionQuestion(position=question.position, question_id=question.question_slug,
+                                    kind=question.revision.kind, prompt=question.revision.prompt,
+                                    expected=question.expected)
             for question in results.questions
         ],
         students=[
@@ -103,7 +104,7 @@ def get_session_results(session_id: int, token: ApiToken):
                 total_ms=student.total_ms, removed=student.removed,
                 answers=[
                     schemas.StudentAnswer(answered=cell.answered, correct=cell.is_correct, points=cell.points,
-                                          elapsed_ms=cell.elapsed_ms, choices=cell.choices)
+                                          elapsed_ms=cell.elapsed_ms, given=cell.given)
                     for cell in student.cells
                 ],
             )

@@ -1,0 +1,36 @@
+"""One transaction per page request, committed or rolled back in one place.
+
+A request that changes something (POST and the like) is committed when its response is a
+success or a redirect, and rolled back otherwise; a GET is rolled back. A view that must keep
+what it wrote in any case (a GET that records when a question was first shown, say) calls
+:func:`keep_writes` and says why. The JSON API commits in its own wrapper
+(:mod:`quiz.web.api.spec`).
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, g, request
+
+from quiz.extensions import db
+
+_READ_ONLY = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def keep_writes(reason: str) -> None:
+    """Commit what this request writes, whatever its method and response; ``reason`` is
+    why, for whoever reads the view."""
+    g.keep_writes = reason
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(_end_transaction)
+
+
+def _end_transaction(response: Response) -> Response:
+    if request.blueprint == "api":
+        return response
+    if "keep_writes" in g or (request.method not in _READ_ONLY and response.status_code < 400):
+        db.session.commit()
+    else:
+        db.session.rollback()
+    return response
