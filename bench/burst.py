@@ -78,13 +78,14 @@ class Student:
                 self.stream_errors.append(repr(error))
                 await asyncio.sleep(0.5)
 
-    async def answer(self, due: float) -> tuple[float, int | str]:
-        """Answer at monotonic time ``due``, on a new connection; (latency from ``due``, status)."""
+    async def answer(self, position: int, due: float) -> tuple[float, int | str]:
+        """Answer question ``position`` at monotonic time ``due``, on a new connection; (latency
+        from ``due``, status)."""
         await asyncio.sleep(max(due - time.monotonic(), 0))
         phone = Phone(self.phone.host, self.phone.port, self.phone.cookie)
         phone.csrf_token = self.phone.csrf_token
         try:
-            response = await phone.post(self.url + "/answer", {"choice": "1"})
+            response = await phone.post(self.url + "/answer", {"choice": "1", "position": str(position)})
             status: int | str = response.status
         except (OSError, asyncio.IncompleteReadError) as error:
             status = repr(error)
@@ -150,7 +151,7 @@ async def run(server, students_count: int, spread: float, seed: int) -> dict:
     meter = CpuMeter(server_pids(server))
     meter.start()
     answers = await asyncio.gather(
-        *(student.answer(t0 + spread * index / students_count) for index, student in enumerate(order))
+        *(student.answer(1, t0 + spread * index / students_count) for index, student in enumerate(order))
     )
     meter.stop()
     results["spread"] = answers, fanout, meter
@@ -165,7 +166,7 @@ async def run(server, students_count: int, spread: float, seed: int) -> dict:
     t0 = time.monotonic() + 0.2
     meter = CpuMeter(server_pids(server))
     meter.start()
-    answers = await asyncio.gather(*(student.answer(t0) for student in students))
+    answers = await asyncio.gather(*(student.answer(2, t0) for student in students))
     meter.stop()
     results["at once"] = answers, fanout, meter
     progress("at once: all answered")

@@ -172,7 +172,7 @@ def scenarios(app, bare_app, students: int) -> dict[str, Callable[[], Scenario]]
 
         def next_student() -> dict:
             current[:] = [next(waiting)]  # each student answers once
-            return current[0].environ("POST", url + "/answer", {"choice": "1"})
+            return current[0].environ("POST", url + "/answer", {"choice": "1", "position": "1"})
 
         class Rotating(Browser):
             def call(self, environ):

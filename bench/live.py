@@ -87,7 +87,9 @@ class Student:
     async def answer(self, position: int, choices: int, window: float) -> None:
         await asyncio.sleep(random.uniform(0, window))
         started = time.perf_counter()
-        response = await self.phone.post(self.live_url + "/answer", {"choice": str(random.randint(1, choices))})
+        response = await self.phone.post(
+            self.live_url + "/answer", {"choice": str(random.randint(1, choices)), "position": str(position)}
+        )
         self.latencies.append(time.perf_counter() - started)
         if response.status == 303:  # recorded; the script shows "Answer received" itself
             self.answered.append(position)

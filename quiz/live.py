@@ -358,6 +358,11 @@ class QuestionData:
     def public(self) -> dict:
         return self.revision.public
 
+    @property
+    def expected(self) -> str:
+        """The right answer in words, for the reveal."""
+        return self.revision.behaviour.expected(self.order, self.revision.answer_key)
+
 
 _QUESTION_CACHE: dict[tuple[int, datetime, int], QuestionData] = {}
 _QUESTION_CACHE_SIZE = 10_000

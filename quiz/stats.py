@@ -663,12 +663,23 @@ def table_rows(figures: QuizStats, table: str) -> list[list]:
             for item in figures.items
         ]
     if table == "choices":
-        return [["question", "revision", "choice", "correct", "picks", "share", "top_third_share", "bottom_third_share"]] + [
-            [item.slug, item.revision_number, choice.text, "yes" if choice.is_correct else "no", choice.picks,
-             _number(choice.share), _number(choice.top_share), _number(choice.bottom_share)]
-            for item in figures.items
-            for choice in item.choices
-        ]
+        # A choice per row; for kinds with their own tally, one of its rows (an item, a value,
+        # a typed answer, a vote), whose count is what that tally counts.
+        rows = [["question", "revision", "choice", "correct", "picks", "share", "top_third_share", "bottom_third_share"]]
+        for item in figures.items:
+            if item.tally is not None:
+                rows += [
+                    [item.slug, item.revision_number, row.label, "yes" if row.is_correct else "no", row.count,
+                     _number(row.share), None, None]
+                    for row in item.tally.rows
+                ]
+            else:
+                rows += [
+                    [item.slug, item.revision_number, choice.text, "yes" if choice.is_correct else "no", choice.picks,
+                     _number(choice.share), _number(choice.top_share), _number(choice.bottom_share)]
+                    for choice in item.choices
+                ]
+        return rows
     if table == "review":
         return [["question", "revision", "reason"]] + [
             [item.slug, item.revision_number, reason] for item in figures.to_review for reason in item.reasons

@@ -25,25 +25,21 @@ def upgrade():
 
     # What attempts and sessions under way were shown: the quiz's setting as it is now, which is
     # what they showed until this migration (the order was recomputed from it on every read).
+    # Added with a default rather than altered to NOT NULL afterwards: on SQLite an alteration
+    # rebuilds the table, which the answers referring to it forbid.
     with op.batch_alter_table('attempt', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('shuffle_choices', sa.Boolean(), nullable=True))
-        batch_op.add_column(sa.Column('scored_count', sa.Integer(), nullable=True))
+        batch_op.add_column(sa.Column('shuffle_choices', sa.Boolean(), nullable=False, server_default='1'))
+        batch_op.add_column(sa.Column('scored_count', sa.Integer(), nullable=False, server_default='0'))
     op.execute(
         "UPDATE attempt SET shuffle_choices = (SELECT quiz.shuffle_choices FROM quiz WHERE quiz.id = attempt.quiz_id),"
         " scored_count = question_count"
     )
-    with op.batch_alter_table('attempt', schema=None) as batch_op:
-        batch_op.alter_column('shuffle_choices', existing_type=sa.Boolean(), nullable=False)
-        batch_op.alter_column('scored_count', existing_type=sa.Integer(), nullable=False)
-
     with op.batch_alter_table('live_session', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('shuffle_choices', sa.Boolean(), nullable=True))
+        batch_op.add_column(sa.Column('shuffle_choices', sa.Boolean(), nullable=False, server_default='1'))
     op.execute(
         "UPDATE live_session SET shuffle_choices ="
         " (SELECT quiz.shuffle_choices FROM quiz WHERE quiz.id = live_session.quiz_id)"
     )
-    with op.batch_alter_table('live_session', schema=None) as batch_op:
-        batch_op.alter_column('shuffle_choices', existing_type=sa.Boolean(), nullable=False)
 
 
 def downgrade():

@@ -5,8 +5,9 @@ starts a comment line and ``$CATEGORY:`` a category. Answers start with ``=`` (r
 (wrong), optionally weighted ``~%50%``; ``#`` adds an answer's feedback and ``####`` the
 general feedback. ``~ = # { } :`` and ``\\`` are escaped with a backslash, ``\\n`` is a line break.
 
-Only the multiple-choice and true/false questions are read; other GIFT questions (short
-answer, numerical, matching, essay) are refused with their position.
+Multiple-choice, true/false, short-answer (only ``=`` answers: a typed answer) and numerical
+(``{#1200:50}`` or ``{#1150..1250}``) questions are read; other GIFT questions (matching,
+essay) are refused with their position.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ _SPECIAL = "\\~=#{}:"
 _TRUE_FALSE = re.compile(r"(T|TRUE|F|FALSE)\s*(#.*)?", re.IGNORECASE | re.DOTALL)
 #: The bank's limit; checked early so that a file of one question with endless answers stays quick.
 _MOST_CHOICES = 6
+_MOST_ACCEPTED = 20
 _FORMAT = re.compile(r"\[(html|moodle|plain|markdown)\]")
 
 
@@ -238,8 +240,37 @@ def _draft(block: _Chars, place: Place) -> Draft:
     if general >= 0:
         explanation = _converted(answers[general + 4 :].text.strip(), text_format)
         answers = answers[:general]
-    choices, kind = _choices(answers.strip(), block.offsets[opening], text_format)
+    answers = answers.strip()
+    if answers.syntax.startswith("#"):
+        return Draft(place, "number", prompt, [], explanation=explanation, name=name,
+                     answer_key=_numerical(answers[1:], answers.offsets[0]))
+    choices, kind = _choices(answers, block.offsets[opening], text_format)
+    if kind == "text":
+        return Draft(place, kind, prompt, [], explanation=explanation, name=name,
+                     answer_key={"accept": [text for text, _ in choices], "fuzzy": False})
     return Draft(place, kind, prompt, choices, explanation=explanation, name=name)
+
+
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
+_NUMERICAL = re.compile(rf"\s*(?P<answer>{_NUMBER})\s*(?::\s*(?P<tolerance>{_NUMBER}))?\s*")
+_NUMERICAL_RANGE = re.compile(rf"\s*(?P<low>{_NUMBER})\s*\.\.\s*(?P<high>{_NUMBER})\s*")
+
+
+def _numerical(chars: _Chars, at: int) -> dict[str, Any]:
+    """A numerical question's answer, ``1200:50`` or ``1150..1250``, as a number question's key."""
+    text = chars.syntax
+    if match := _NUMERICAL.fullmatch(text):
+        answer, tolerance = float(match["answer"]), abs(float(match["tolerance"] or 0))
+    elif match := _NUMERICAL_RANGE.fullmatch(text):
+        low, high = sorted((float(match["low"]), float(match["high"])))
+        answer, tolerance = (low + high) / 2, (high - low) / 2
+    else:
+        raise _Problem(at, _unsupported("a numerical question with several answers or feedback"))
+    return {"answer": _plain(answer), "tolerance": _plain(tolerance)}
+
+
+def _plain(value: float) -> float | int:
+    return int(value) if value.is_integer() else value
 
 
 def _title(chars: _Chars) -> tuple[str, _Chars]:
@@ -273,8 +304,6 @@ def _choices(answers: _Chars, at: int, text_format: str) -> tuple[list[tuple[str
     if match := _TRUE_FALSE.fullmatch(answers.syntax):
         is_true = match.group(1).upper().startswith("T")
         return [("True", is_true), ("False", not is_true)], "true_false"
-    if answers.syntax.startswith("#"):
-        raise _Problem(answers.offsets[0], _unsupported("a numerical question ({#...})"))
     starts = [index for index, character in enumerate(answers.syntax) if character in "=~"]
     markers = [answers.syntax[index] for index in starts]
     arrow = answers.find("->")
@@ -283,12 +312,11 @@ def _choices(answers: _Chars, at: int, text_format: str) -> tuple[list[tuple[str
         raise _Problem(answers.offsets[arrow], _unsupported("a matching question (->)"))
     if not starts or starts[0] != 0:
         raise _Problem(answers.offsets[0], "each answer starts with = (right) or ~ (wrong)")
-    if len(starts) > _MOST_CHOICES:
-        raise _Problem(answers.offsets[0], f"a question has 2 to {_MOST_CHOICES} choices; this one has {len(starts)}")
-    if "~" not in markers:
-        raise _Problem(
-            answers.offsets[0], "a short-answer question (only = answers) cannot be imported; add wrong answers with ~"
-        )
+    short_answer = "~" not in markers
+    most = _MOST_ACCEPTED if short_answer else _MOST_CHOICES
+    if len(starts) > most:
+        what = f"at most {most} accepted answers" if short_answer else f"2 to {most} choices"
+        raise _Problem(answers.offsets[0], f"a question has {what}; this one has {len(starts)}")
     # As in Moodle: without any "=" answer, the weights say which of several answers are right.
     several = "=" not in markers
     choices = []
@@ -304,13 +332,17 @@ def _choices(answers: _Chars, at: int, text_format: str) -> tuple[list[tuple[str
         text = _converted((body[:feedback] if feedback >= 0 else body).text.strip(), text_format)
         if not text:
             raise _Problem(at, "this answer has no text")
+        if short_answer and weight is not None and weight != 100:
+            raise _Problem(at, "partial credit (=%...%) on a typed answer cannot be kept; an answer is right or not")
         is_correct = weight is not None and weight > 0 if several else marker == "="
         choices.append((text, is_correct))
+    if short_answer:
+        return choices, "text"
     return choices, "multi" if several else "single"
 
 
 def _unsupported(question: str) -> str:
-    return f"{question} cannot be imported; only multiple choice and true/false can"
+    return f"{question} cannot be imported; only multiple choice, true/false, short answer and numerical can"
 
 
 def _weight(chars: _Chars, at: int) -> tuple[float | None, _Chars]:

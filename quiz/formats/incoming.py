@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from quiz.bank.errors import BankError, BankInvalid
 from quiz.bank.quotes import fold
 from quiz.bank.schema import QuestionSpec
-from quiz.kinds import KINDS
+from quiz.kinds import KINDS, Content
 
 #: Files larger than this are refused before they are parsed.
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
@@ -56,6 +56,8 @@ class Draft:
     difficulty: str | None = None
     tags: list[str] = field(default_factory=list)
     time_limit: int | None = None
+    #: For kinds graded by more than choices: a number and its tolerance, accepted texts.
+    answer_key: dict[str, Any] | None = None
 
 
 def refuse(file: str, place: Place, message: str) -> NoReturn:
@@ -160,7 +162,10 @@ def _entry(draft: Draft, identifier: str) -> dict[str, Any]:
         entry["difficulty"] = draft.difficulty
     entry["prompt"] = draft.prompt
     kind = KINDS[draft.kind]
-    if kind.fixed_choices is not None:
+    if not kind.picks:
+        entry.update(kind.entry(Content(tuple(draft.choices), draft.answer_key)))
+        correct = [kind.expected((), draft.answer_key)]
+    elif kind.fixed_choices is not None:
         entry["correct"] = draft.choices[0][1]
     else:
         entry["choices"] = [text for text, _ in draft.choices]
@@ -190,7 +195,7 @@ def _problems(entry: dict[str, Any], draft: Draft) -> list[str]:
     else:
         problems = []
     kind = KINDS[draft.kind]
-    if kind.fixed_choices is not None:
+    if kind.fixed_choices is not None or not kind.picks:
         return problems
     seen: dict[str, int] = {}
     for number, (text, _) in enumerate(draft.choices, 1):

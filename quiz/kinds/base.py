@@ -157,6 +157,8 @@ class Kind:
     shows_choices: ClassVar[bool] = True
     #: Answered by picking choices with radio buttons or check boxes.
     picks: ClassVar[bool] = False
+    #: What the reveal calls the right answer in words (see :meth:`expected`).
+    expected_label: ClassVar[str] = "The answer"
     #: The field of a :class:`Submission` (and of the API's answer body) this kind reads.
     answer_field: ClassVar[str]
     #: Fields of a bank entry this kind reads, beyond :data:`COMMON_FIELDS`.

@@ -38,6 +38,7 @@ class OrderingKind(Kind):
     name = "ordering"
     label = "Put in order"
     instruction = "Put the items in the right order."
+    expected_label = "The right order"
     template = "kinds/ordering.html"
     answer_field = "order"
     script = "js/ordering.js"

@@ -168,6 +168,14 @@ def _charts(figures: stats.QuizStats) -> dict[str, charts.Chart]:
 
 
 def _choice_chart(item: stats.ItemStats) -> charts.Chart:
+    if item.tally is not None:  # a kind with its own tally: places, numbers, typed answers, votes
+        rows = item.tally.rows
+        return charts.bar_chart(
+            "chart-choices",
+            item.tally.caption,
+            "; ".join(f"{row.label}{' (correct)' if row.is_correct else ''}: {row.share:.0%}" for row in rows) + ".",
+            [(row.label, row.share, "correct" if row.is_correct else "") for row in rows],
+        )
     return charts.bar_chart(
         "chart-choices",
         "Share of answers picking each choice",

@@ -104,3 +104,30 @@ def test_query_parameters_are_described_from_their_models(client):
     assert parameters["session_id"]["in"] == "query" and parameters["session_id"]["required"] is False
     bank = {parameter["name"]: parameter for parameter in document(client)["paths"]["/bank"]["get"]["parameters"]}
     assert bank["format"]["schema"]["enum"] == ["yaml", "gift", "moodle-xml", "csv"]
+
+
+def test_the_document_and_the_behaviour_agree_on_nicknames_days_and_integers(rink, client, new_player, make_token):
+    """Three places where they once disagreed: a nickname's length, a day written as a number,
+    and 1.0, which JSON Schema counts as an integer."""
+    spec = document(client)
+    nickname = spec["components"]["schemas"]["SetNickname"]["properties"]["nickname"]
+    assert 20 in [option.get("maxLength") for option in nickname.get("anyOf", [nickname])]
+    headers = new_player()
+    assert client.put(f"{API}/player", headers=headers, json={"nickname": "n" * 20}).status_code == 200
+    assert client.put(f"{API}/player", headers=headers, json={"nickname": "n" * 21}).status_code == 422
+
+    teacher = make_token("teacher")
+    for day, status in [("0", 422), ("20260102", 422), ("2026-01-02", 200)]:
+        response = client.get(f"{API}/quizzes/rink/statistics", headers=teacher, query_string={"started_until": day})
+        assert response.status_code == status, day
+
+    attempt = client.post(f"{API}/quizzes/rink/attempts", headers=headers, json={"length": "standard"}).get_json()
+    response = client.post(f"{API}/attempts/{attempt['id']}/questions/1/answer", headers=headers, json={"choices": [1.0]})
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["feedback"]["picked"] == [1]
+    refused = client.post(f"{API}/attempts/{attempt['id']}/questions/2/answer", headers=headers, json={"choices": [1.5]})
+    assert refused.status_code == 422
+    for raw in (b'{"choices": [NaN]}', b'{"choices": [1'):
+        response = client.post(f"{API}/attempts/{attempt['id']}/questions/2/answer", headers=headers, data=raw,
+                               content_type="application/json")
+        assert response.status_code == 400

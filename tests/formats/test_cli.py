@@ -134,7 +134,7 @@ def test_convert_of_a_broken_file_lists_the_errors_and_leaves_the_output_alone(r
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        f"{source}:3:8: question 2: an essay question ({{}}) cannot be imported; only multiple choice and true/false can",
+        f"{source}:3:8: question 2: an essay question ({{}}) cannot be imported; only multiple choice, true/false, short answer and numerical can",
         f"{source}: 1 error(s); nothing was written",
     ]
     assert out.read_text(encoding="utf-8") == "the previous output\n"

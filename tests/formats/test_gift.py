@@ -167,21 +167,46 @@ def test_windows_line_endings_and_a_byte_order_mark_are_read():
 
 def test_other_question_types_are_refused_with_their_positions():
     text = (
-        "::a:: What? {=x =y}\n"  # line 1
+        "::a:: What? {=x =y}\n"  # line 1: a short answer, which is read
         "\n"
         "::b:: Essay? {}\n"  # line 3
         "\n"
-        "::c:: Two plus two {#4}\n"  # line 5
+        "::c:: Two plus two {#4}\n"  # line 5: a numerical question, which is read
         "\n"
         "::d:: Match {=a -> b =c -> d}\n"  # line 7
         "\n"
         "::e:: Fine {=a ~b}\n"
+        "\n"
+        "::f:: Several numbers {#=4:0 =%50%5:0}\n"  # line 11
     )
+    supported = "only multiple choice, true/false, short answer and numerical can"
     assert errors_of(text) == [
-        "q.gift:1:14: question 1: a short-answer question (only = answers) cannot be imported; add wrong answers with ~",
-        "q.gift:3:14: question 2: an essay question ({}) cannot be imported; only multiple choice and true/false can",
-        "q.gift:5:21: question 3: a numerical question ({#...}) cannot be imported; only multiple choice and true/false can",
-        "q.gift:7:17: question 4: a matching question (->) cannot be imported; only multiple choice and true/false can",
+        f"q.gift:3:14: question 2: an essay question ({{}}) cannot be imported; {supported}",
+        f"q.gift:7:17: question 4: a matching question (->) cannot be imported; {supported}",
+        f"q.gift:11:24: question 6: a numerical question with several answers or feedback cannot be imported; {supported}",
+    ]
+
+
+def test_short_answers_and_numbers_are_read_as_typed_answers_and_number_questions():
+    entries = gift.read(
+        (
+            "::coach:: Who coached first? {=Marie Tremblay =%100%Tremblay}\n\n"
+            "::seats:: How many seats? {#1200:50####It holds 1,200.}\n\n"
+            "::range:: Which year? {#1988..1992}\n\n"
+            "::fill:: The rink opened in {=Ottawa} in 1990.\n"
+        ).encode(),
+        "q.gift",
+    )
+    by_id = {entry["id"]: entry for entry in entries}
+    assert by_id["coach"]["kind"] == "text" and by_id["coach"]["accept"] == ["Marie Tremblay", "Tremblay"]
+    assert (by_id["seats"]["kind"], by_id["seats"]["answer"], by_id["seats"]["tolerance"]) == ("number", 1200, 50)
+    assert by_id["seats"]["explanation"] == "It holds 1,200."
+    assert (by_id["range"]["answer"], by_id["range"]["tolerance"]) == (1990, 2)
+    assert by_id["range"]["explanation"] == "The correct answer is: 1990 (give or take 2)"
+    assert by_id["fill"]["prompt"] == "The rink opened in _____ in 1990."
+    assert by_id["fill"]["accept"] == ["Ottawa"]
+    assert errors_of("::p:: Partial? {=right =%50%half}\n") == [
+        "q.gift:1:24: question 1: partial credit (=%...%) on a typed answer cannot be kept; an answer is right or not"
     ]
 
 

@@ -8,10 +8,11 @@ only built once the player has answered, or the host has revealed the answer.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictFloat, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictFloat, model_validator
 
 from quiz import live, nicknames
 from quiz.bank.schema import DIFFICULTIES
@@ -525,11 +526,23 @@ class SessionResults(_Out):
     students: list[StudentResult]
 
 
+def _calendar_day(value: Any) -> Any:
+    """A query's day as the document says, ``YYYY-MM-DD``; pydantic alone would also read a
+    number of seconds ("0") as a day."""
+    if isinstance(value, str) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("a day is written YYYY-MM-DD")
+    return value
+
+
+#: A day in a query string.
+Day = Annotated[date, BeforeValidator(_calendar_day)]
+
+
 class StatisticsFilter(BaseModel):
     session_id: int | None = Field(None, ge=1, le=2**31 - 1, description="Only this classroom session's attempts.")
     solo_only: bool = Field(False, description="Only attempts played alone, outside any session.")
-    started_from: date | None = Field(None, le=date(9999, 12, 30), description="Attempts started on or after this day (UTC).")
-    started_until: date | None = Field(None, le=date(9999, 12, 30), description="Attempts started on or before this day (UTC).")
+    started_from: Day | None = Field(None, le=date(9999, 12, 30), description="Attempts started on or after this day (UTC).")
+    started_until: Day | None = Field(None, le=date(9999, 12, 30), description="Attempts started on or before this day (UTC).")
 
 
 class StatisticsScope(_Out):

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pydantic_core
 from flask import Blueprint, Response, jsonify, request
 from pydantic import BaseModel, ValidationError
 from pydantic.json_schema import models_json_schema
@@ -391,9 +392,23 @@ def _parse_body(model: type[BaseModel], required: bool) -> BaseModel:
     if request.mimetype != "application/json" and not request.mimetype.endswith("+json"):
         raise ApiError(415, "unsupported_media_type", "Send the body as application/json.")
     try:
+        data = pydantic_core.from_json(raw, allow_inf_nan=False)
+    except ValueError:
+        raise ApiError(400, "invalid_json", "The body is not valid JSON.") from None
+    try:
         # Strict: a number must be a number and a list a list, as the schema says.
-        return model.model_validate_json(raw, strict=True)
+        return model.model_validate(_integral_floats_as_integers(data), strict=True)
     except ValidationError as error:
-        if any(item["type"] == "json_invalid" for item in error.errors()):
-            raise ApiError(400, "invalid_json", "The body is not valid JSON.") from None
         raise ApiError(422, "invalid_request", "The body is not valid.", _field_errors(error, "body")) from None
+
+
+def _integral_floats_as_integers(data: Any) -> Any:
+    """``data`` with every float that is a whole number made an int: JSON Schema counts ``1.0``
+    as an integer, which pydantic's strict mode would refuse."""
+    if isinstance(data, float):
+        return int(data) if data.is_integer() else data
+    if isinstance(data, list):
+        return [_integral_floats_as_integers(item) for item in data]
+    if isinstance(data, dict):
+        return {key: _integral_floats_as_integers(value) for key, value in data.items()}
+    return data

@@ -1,0 +1,67 @@
+"""The package's floors: no module imports another that imports it back, and the domain never
+reaches up into the web face or the request."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "quiz"
+#: Modules of the domain and below: they take what they need as arguments.
+DOMAIN = ("quiz.answering", "quiz.play", "quiz.live", "quiz.kinds", "quiz.revisions", "quiz.scores", "quiz.scoring",
+          "quiz.stats", "quiz.refusals", "quiz.models", "quiz.bank", "quiz.formats", "quiz.generator")
+
+
+def module_imports() -> dict[str, set[str]]:
+    """Each module of the package and the package modules it imports when it is loaded
+    (imports for type checking and inside functions left out)."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        modules[name] = path
+    graph = {}
+    for name, path in modules.items():
+        imported = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                continue
+            if isinstance(node, ast.Import):
+                imported |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                imported |= {
+                    f"{node.module}.{alias.name}"
+                    if f"{node.module}.{alias.name}" in modules or node.module == "flask" else node.module
+                    for alias in node.names
+                }
+        graph[name] = {other for other in imported if other in modules and other != name} | {
+            other for other in imported if other.startswith("flask")
+        }
+    return graph
+
+
+def test_no_module_of_the_package_imports_one_that_imports_it_back():
+    graph = module_imports()
+    visiting, done, circles = [], set(), []
+
+    def visit(module: str) -> None:
+        if module in done:
+            return
+        if module in visiting:
+            circles.append(visiting[visiting.index(module):] + [module])
+            return
+        visiting.append(module)
+        for other in sorted(graph.get(module, ())):
+            visit(other)
+        visiting.pop()
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module)
+    assert circles == []
+
+
+def test_the_domain_never_reads_the_request_or_imports_the_web():
+    for module, imported in module_imports().items():
+        if module.startswith(DOMAIN):
+            assert not {name for name in imported if name.startswith("quiz.web")}, module
+            assert "flask.request" not in imported and "flask.g" not in imported and "flask.session" not in imported, module
