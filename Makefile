@@ -50,6 +50,7 @@ test-postgresql: $(VENV)/.installed-test
 
 check: $(VENV)/.installed
 	$(BIN)/quiz check --require-sources questions.yaml
+	$(BIN)/quiz lint questions.yaml
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,9 +1,16 @@
-"""Showing passages of an article: the paragraph around a quote, and the reader with anchors."""
+"""Showing passages of an article: the paragraph around a quote, and the reader with anchors.
+
+Quotes are taken from an article's *quotable text*: its headline, then its body
+(:class:`Quotable`). Their spans count from the body's start, so a quote from the headline has
+negative ones, and the headline is paragraph 0.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from quiz.giveaways import hidden_spans
 
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
@@ -14,6 +21,25 @@ class Segment:
     highlighted: bool = False
     #: Ids of the anchors that start where this segment starts.
     anchors: tuple[str, ...] = ()
+    #: Left out: it tells the answer of a question still to be asked (``text`` is what it was).
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Quotable:
+    """An article as quotes are found in it: the headline, a blank line, the body.
+
+    ``offset`` is where the body starts: spans are stored relative to it, so that quotes of the
+    body keep their places whether or not the headline is counted.
+    """
+
+    text: str
+    offset: int
+
+    @classmethod
+    def of(cls, title: str, body: str) -> Quotable:
+        head = f"{title}\n\n" if title else ""
+        return cls(head + body, len(head))
 
 
 @dataclass(frozen=True)
@@ -48,11 +74,20 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def render(text: str, marks: list[Mark], highlight: str | None = None) -> list[Paragraph]:
-    """Split ``text`` into paragraphs of segments, anchoring every mark and highlighting one."""
+def _numbered(quotable: Quotable) -> list[tuple[int, tuple[int, int]]]:
+    """The paragraphs of the quotable text, numbered: the headline 0, the body's from 1."""
+    first = 0 if quotable.offset else 1
+    return list(enumerate(paragraph_spans(quotable.text), start=first))
+
+
+def render(quotable: Quotable, marks: list[Mark], highlight: str | None = None) -> list[Paragraph]:
+    """Split the article into paragraphs of segments (the headline first, numbered 0),
+    anchoring every mark (spans from the body's start) and highlighting one."""
+    text = quotable.text
+    marks = [Mark(mark.anchor, mark.start + quotable.offset, mark.end + quotable.offset) for mark in marks]
     highlighted = next((mark for mark in marks if mark.anchor == highlight), None)
     paragraphs = []
-    for number, (start, end) in enumerate(paragraph_spans(text), start=1):
+    for number, (start, end) in _numbered(quotable):
         cuts = {start, end}
         anchors: dict[int, list[str]] = {}
         for mark in marks:
@@ -75,24 +110,39 @@ def render(text: str, marks: list[Mark], highlight: str | None = None) -> list[P
     return paragraphs
 
 
-def passage(text: str, start: int, end: int, excerpt: str) -> Paragraph | None:
-    """The paragraph holding the quote at ``start:end``, with the quote highlighted.
+def passage(
+    quotable: Quotable, start: int, end: int, excerpt: str, hide: tuple[str, ...] | list[str] = ()
+) -> Paragraph | None:
+    """The paragraph holding the quote at ``start:end`` (from the body's start), with the quote
+    highlighted, and the sentences around it that mention one of ``hide`` left out (the
+    answers of questions still to be asked; see :mod:`quiz.giveaways`).
 
     None when the article has changed since the quote was taken (the stored excerpt no longer
     sits at that span); callers then show the excerpt alone.
     """
-    if text[start:end] != excerpt:
+    text = quotable.text
+    start, end = start + quotable.offset, end + quotable.offset
+    if start < 0 or text[start:end] != excerpt:
         return None
-    for number, (left, right) in enumerate(paragraph_spans(text), start=1):
+    for number, (left, right) in _numbered(quotable):
         if left <= start < right:
             stop = min(end, right)
             segments = [
-                Segment(text[left:start]),
+                *_around(text[left:start], hide),
                 Segment(text[start:stop], highlighted=True),
-                Segment(text[stop:right]),
+                *_around(text[stop:right], hide),
             ]
             return Paragraph(number, [segment for segment in segments if segment.text])
     return None
+
+
+def _around(text: str, hide) -> list[Segment]:
+    """``text`` beside a quote, as segments, the pieces that mention what to hide marked so."""
+    segments, at = [], 0
+    for start, end in hidden_spans(text, list(hide)):
+        segments += [Segment(text[at:start]), Segment(text[start:end], hidden=True)]
+        at = end
+    return [*segments, Segment(text[at:])]
 
 
 def quote_anchor(question_slug: str, position: int) -> str:

@@ -1,7 +1,8 @@
-"""The command line: ``quiz check|import|export|convert|generate|init|users``, also available as ``flask --app quiz ...``."""
+"""The command line: ``quiz check|lint|import|export|convert|generate|init|users``, also available as ``flask --app quiz ...``."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -61,6 +62,39 @@ def check_command(files: tuple[Path, ...], require_sources: bool) -> None:
 
 def _count(bank: Bank) -> str:
     return f"{len(bank.articles)} article(s), {len(bank.quizzes)} quiz(zes), {len(bank.questions)} question(s)"
+
+
+@click.command("lint")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: one object per finding, for tools.")
+def lint_command(files: tuple[Path, ...], output: str) -> None:
+    """Report what gives answers away in each quiz of bank files; exit 1 with any finding.
+
+    An answer is given away when it can be read in another question's prompt, choices or
+    explanation, in the quote shown after another question, or in the quiz's title or
+    description; a question gives its own away when its correct choice stands out by length
+    or form. Near-duplicate prompts are reported too.
+    """
+    from quiz import giveaways
+
+    found: list[giveaways.Placed] = []
+    failed = False
+    for file in files:
+        try:
+            found += giveaways.placed(load_bank(file, max_bytes=MAX_BANK_BYTES))
+        except BankInvalid as invalid:
+            failed = True
+            for error in invalid.errors:
+                click.echo(str(error), err=True)
+    if output == "json":
+        click.echo(json.dumps([item.as_json() for item in found], indent=2, ensure_ascii=False))
+    else:
+        for item in found:
+            click.echo(str(item))
+        click.echo(f"{len(found)} finding(s) in {len(files)} file(s)", err=True)
+    if found or failed:
+        sys.exit(1)
 
 
 @click.command("import")
@@ -404,7 +438,7 @@ def serve_command(gunicorn_args: tuple[str, ...]) -> None:
 
 def init_app(app: Flask) -> None:
     for command in (
-        check_command, import_command, export_command, convert_command, generate_command, init_command, serve_command,
+        check_command, lint_command, import_command, export_command, convert_command, generate_command, init_command, serve_command,
         users_group,
     ):
         app.cli.add_command(command)
@@ -420,6 +454,7 @@ def _create_app() -> Flask:
 main = FlaskGroup(name="quiz", create_app=_create_app, help="Sourced quizzes: check and import banks, run the app.")
 # Added to the group itself as well, so that checking a file never needs to build the app.
 main.add_command(check_command)
+main.add_command(lint_command)
 main.add_command(convert_command)
 main.add_command(generate_command)
 main.add_command(serve_command)

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from quiz import revisions, scores, scoring
+from quiz import articles, revisions, scores, scoring
 from quiz.kinds import KINDS, ChoiceData, Reveal, Tally
 from quiz.models import (
     Answer,
@@ -345,6 +345,8 @@ class QuestionData:
     revision: revisions.RevisionData
     #: The choices in the order the session shows them.
     order: tuple[ChoiceData, ...]
+    #: What would give away the answers of the session's later questions: its reveal leaves it out.
+    hide: tuple[str, ...] = ()
 
     @property
     def multiple(self) -> bool:
@@ -402,7 +404,19 @@ def _load_question(session: so.Session, live: LiveSession | SessionState) -> Que
     # The order follows from what the session stored when it was created, so that every
     # process, with its cache or without, shows and grades the same order.
     order = revisions.shown_order(data, seed=live.shuffle_seed, question_id=question_id, shuffle=live.shuffle_choices)
-    return QuestionData(live.id, live.position, question_id, slug, revision_id, time_limit, data, order)
+    later = session.connection().execute(_LATER_QUERY, {"session_id": live.id, "position": live.position})
+    hide = tuple(
+        core for revision_id, created_at in later
+        for core in revisions.answer_cores(revisions.revision_data(session, revision_id, created_at))
+    )
+    return QuestionData(live.id, live.position, question_id, slug, revision_id, time_limit, data, order, hide)
+
+
+_LATER_QUERY = (
+    sa.select(_live_question.c.revision_id, QuestionRevision.__table__.c.created_at)
+    .join(QuestionRevision.__table__, QuestionRevision.__table__.c.id == _live_question.c.revision_id)
+    .where(_live_question.c.session_id == sa.bindparam("session_id"), _live_question.c.position > sa.bindparam("position"))
+)
 
 
 def _open_question(session: so.Session, live: LiveSession, position: int, now: datetime, allowed_from: tuple[str, ...]) -> bool:
@@ -756,7 +770,10 @@ def screen(session: so.Session, live: LiveSession, now: datetime | None = None, 
         view.seconds_left = max((live.question_closes_at - now).total_seconds(), 0.0)
     if view.revealed:
         view.tally = tally(session, live, question)
-        view.sources = revisions.sources(question.revision, question.question_slug, live.quiz.article.text)
+        article = live.quiz.article
+        view.sources = revisions.sources(
+            question.revision, question.question_slug, articles.Quotable.of(article.title, article.text), question.hide
+        )
     if live.state in (LEADERBOARD, FINISHED):
         view.standings = standings(session, live)
     return view

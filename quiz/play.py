@@ -15,7 +15,7 @@ from datetime import datetime
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from quiz import revisions
+from quiz import articles, revisions
 from quiz.kinds import KINDS, ChoiceData, Reveal, Tally
 from quiz.models import (
     Answer,
@@ -424,14 +424,16 @@ def feedback(
     *,
     position: int,
     question_slug: str,
-    article_text: str,
+    quotable: articles.Quotable,
+    hide: list[str] | tuple[str, ...] = (),
 ) -> Feedback:
-    """The feedback on ``answer``, given to ``revision`` shown in ``order``."""
+    """The feedback on ``answer``, given to ``revision`` shown in ``order``; what mentions one of
+    ``hide`` (answers still to be asked) is left out of the passages around its quotes."""
     kind = revision.behaviour
     reveal = kind.reveal(order, revision.answer_key, answer.selected_mask, answer.response, answer.credit)
     tally = None if kind.scored else kind.tally(order, revision.answer_key, answer_groups(session, revision.id))
     return Feedback(
-        position, question_slug, revision, answer, reveal, revisions.sources(revision, question_slug, article_text),
+        position, question_slug, revision, answer, reveal, revisions.sources(revision, question_slug, quotable, hide),
         kind.answer_text(order, answer.selected_mask, answer.response), kind.expected(order, revision.answer_key), tally,
     )
 
@@ -454,6 +456,10 @@ class ArticleData:
     title: str
     text: str
 
+    @property
+    def quotable(self) -> articles.Quotable:
+        return articles.Quotable.of(self.title, self.text)
+
 
 _article = Article.__table__
 _ARTICLE_QUERY = sa.select(_article.c.slug, _article.c.title, _article.c.text).where(
@@ -466,13 +472,30 @@ def article_data(session: so.Session, article_id: int) -> ArticleData:
 
 
 def turn_feedback(session: so.Session, turn: Turn) -> tuple[Feedback, ArticleData]:
-    """:func:`feedback` for an answered :class:`Turn`, with the article its sources come from."""
+    """:func:`feedback` for an answered :class:`Turn`, with the article its sources come from;
+    nothing in it tells the answer of a question the attempt asks later."""
     article = article_data(session, turn.article_id)
     given = feedback(
         session, turn.revision, turn.order, turn.answer, position=turn.position, question_slug=turn.question_slug,
-        article_text=article.text,
+        quotable=article.quotable, hide=later_answers(session, turn.attempt_id, turn.position),
     )
     return given, article
+
+
+_LATER_QUERY = (
+    sa.select(_slot.c.revision_id, _revision.c.created_at)
+    .join(_revision, _revision.c.id == _slot.c.revision_id)
+    .where(_slot.c.attempt_id == sa.bindparam("attempt_id"), _slot.c.position > sa.bindparam("position"))
+)
+
+
+def later_answers(session: so.Session, attempt_id: int, position: int) -> list[str]:
+    """What would give away the answers of the attempt's questions after ``position``."""
+    rows = session.connection().execute(_LATER_QUERY, {"attempt_id": attempt_id, "position": position})
+    cores: list[str] = []
+    for revision_id, created_at in rows:
+        cores += revisions.answer_cores(revisions.revision_data(session, revision_id, created_at))
+    return cores
 
 
 # Results -------------------------------------------------------------------------------------
@@ -505,7 +528,8 @@ def results(session: so.Session, attempt: Attempt) -> Results:
         .where(AttemptQuestion.attempt_id == attempt.id)
         .order_by(AttemptQuestion.position)
     ).all()
-    text = attempt.quiz.article.text
+    article = attempt.quiz.article
+    quotable = articles.Quotable.of(article.title, article.text)
     items = []
     for position, question_id, slug, revision_id, created_at, *answer in rows:
         revision = revisions.revision_data(session, revision_id, created_at)
@@ -513,7 +537,7 @@ def results(session: so.Session, attempt: Attempt) -> Results:
             revision, seed=attempt.shuffle_seed, question_id=question_id, shuffle=attempt.shuffle_choices
         )
         items.append(feedback(
-            session, revision, order, AnswerData(*answer), position=position, question_slug=slug, article_text=text,
+            session, revision, order, AnswerData(*answer), position=position, question_slug=slug, quotable=quotable,
         ))
     best = session.get(BestScore, (attempt.quiz_id, attempt.player_id))
     return Results(attempt, items, best, rank_of(session, best) if best else None)

@@ -14,7 +14,8 @@ def article_by_slug(session: so.Session, slug: str) -> Article | None:
 
 
 def read(session: so.Session, article: Article, highlight: str | None = None) -> list[articles.Paragraph]:
-    """The article's paragraphs, anchoring the quotes of its quizzes' current questions."""
+    """The article's paragraphs, the headline first (numbered 0), anchoring the quotes of its
+    quizzes' current questions."""
     rows = session.execute(
         sa.select(Question.slug, SourceQuote.position, SourceQuote.span_start, SourceQuote.span_end, SourceQuote.excerpt)
         .join(Quiz, Quiz.id == Question.quiz_id)
@@ -22,10 +23,12 @@ def read(session: so.Session, article: Article, highlight: str | None = None) ->
         .where(Quiz.article_id == article.id)
         .order_by(SourceQuote.span_start)
     )
+    quotable = articles.Quotable.of(article.title, article.text)
+    offset = quotable.offset
     marks = [
         articles.Mark(articles.quote_anchor(slug, position), start, end)
         for slug, position, start, end, excerpt in rows
         # A quote taken from an older text of the article no longer points at its passage.
-        if article.text[start:end] == excerpt
+        if start + offset >= 0 and quotable.text[start + offset : end + offset] == excerpt
     ]
-    return articles.render(article.text, marks, highlight)
+    return articles.render(quotable, marks, highlight)

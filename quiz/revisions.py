@@ -15,7 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from quiz import articles
+from quiz import articles, giveaways
 from quiz.kinds import KINDS, ChoiceData, Kind
 from quiz.models import Choice, QuestionRevision, SourceQuote
 
@@ -141,13 +141,21 @@ class Source:
     anchor: str
 
 
-def sources(revision: RevisionData, question_slug: str, article_text: str) -> list[Source]:
-    """The revision's quotes, each in its paragraph of the article."""
+def sources(
+    revision: RevisionData, question_slug: str, quotable: articles.Quotable, hide: list[str] | tuple[str, ...] = ()
+) -> list[Source]:
+    """The revision's quotes, each in its paragraph of the article, where what mentions one of
+    ``hide`` (the answers of questions still to be asked) is left out around the quote."""
     return [
         Source(
             quote.excerpt,
-            articles.passage(article_text, quote.span_start, quote.span_end, quote.excerpt),
+            articles.passage(quotable, quote.span_start, quote.span_end, quote.excerpt, hide),
             articles.quote_anchor(question_slug, quote.position),
         )
         for quote in revision.quotes
     ]
+
+
+def answer_cores(revision: RevisionData) -> list[str]:
+    """What gives the revision's answer away wherever it is read (see :mod:`quiz.giveaways`)."""
+    return giveaways.answer_cores(revision.kind, revision.choices, revision.answer_key)

@@ -33,7 +33,15 @@ def module_imports() -> dict[str, set[str]]:
                     if f"{node.module}.{alias.name}" in modules or node.module == "flask" else node.module
                     for alias in node.names
                 }
-        graph[name] = {other for other in imported if other in modules and other != name} | {
+        # Importing a module of a package runs the package's __init__ first (but for the
+        # module's own packages, which are initialising already).
+        packages = {
+            ".".join(other.split(".")[:depth])
+            for other in imported
+            for depth in range(2, other.count(".") + 1)
+            if not name.startswith(".".join(other.split(".")[:depth]) + ".")
+        }
+        graph[name] = {other for other in imported | packages if other in modules and other != name} | {
             other for other in imported if other.startswith("flask")
         }
     return graph

@@ -93,7 +93,9 @@ class Phone:
     def answer(self, choice_text: str) -> None:
         number = self.last["question"]["choices"].index(choice_text) + 1
         token = form_token(self.client, self.path)
-        response = self.client.post(self.path + "/answer", data={"csrf_token": token, "choice": str(number)})
+        position = str(self.last["position"])  # the question answered, as the phone's form names it
+        data = {"csrf_token": token, "choice": str(number), "position": position}
+        response = self.client.post(self.path + "/answer", data=data)
         assert response.status_code == 303, response.text
 
     def ended(self) -> bool:

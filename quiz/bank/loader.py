@@ -12,7 +12,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -21,8 +21,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from quiz.bank.errors import BankError, BankInvalid
-from quiz.bank.quotes import FoldedText, fold
+from quiz.quotes import FoldedText, fold
 from quiz.bank.schema import ArticleSpec, BankSpec, QuestionSpec, QuizSettings, QuizSpec, no_control_characters
+from quiz.articles import Quotable
 from quiz.bank.yamlfile import Document, parse_yaml
 from quiz.kinds import COMMON_FIELDS, KINDS, Content
 
@@ -123,6 +124,8 @@ class Bank:
     questions: tuple[BankQuestion, ...]
     #: Where each question without a source quote is, for ``quiz check`` to warn (or refuse).
     unsourced: tuple[BankError, ...] = ()
+    #: The file as parsed, for placing what is found in it later (``quiz lint``).
+    document: Document | None = field(default=None, repr=False, compare=False)
 
 
 def load_bank(path: str | Path, *, max_bytes: int = MAX_BANK_BYTES) -> Bank:
@@ -322,12 +325,17 @@ class _Resolver:
     def resolve(self) -> Bank:
         articles = self._articles()
         quizzes = self._quizzes(articles)
-        texts = {slug: FoldedText(article.text) for slug, article in articles.items()}
+        # Quotes may come from the headline as well as the body (see quiz.articles.Quotable).
+        texts = {
+            slug: (FoldedText(quotable.text), quotable.offset)
+            for slug, quotable in ((slug, Quotable.of(article.title, article.text)) for slug, article in articles.items())
+        }
         questions = self._questions(quizzes, texts)
         if self.errors:
             raise BankInvalid(self.errors)
         return Bank(
-            self.document.file, tuple(articles.values()), tuple(quizzes.values()), questions, tuple(self.unsourced)
+            self.document.file, tuple(articles.values()), tuple(quizzes.values()), questions, tuple(self.unsourced),
+            self.document,
         )
 
     def _unique(self, section: str, entries: list[Any]) -> set[int]:
@@ -403,7 +411,7 @@ class _Resolver:
         return quizzes
 
     def _questions(
-        self, quizzes: dict[str, BankQuiz], texts: dict[str, FoldedText]
+        self, quizzes: dict[str, BankQuiz], texts: dict[str, tuple[FoldedText, int]]
     ) -> tuple[BankQuestion, ...]:
         repeats = self._unique("questions", self.entries.questions)
         declared_quizzes = self.entries.declared["quizzes"]
@@ -455,10 +463,11 @@ class _Resolver:
         return content if len(self.errors) == problems else None
 
     def _quotes(
-        self, loc: tuple, spec: QuestionSpec, text: FoldedText | None, article_slug: str | None
+        self, loc: tuple, spec: QuestionSpec, quotable: tuple[FoldedText, int] | None, article_slug: str | None
     ) -> tuple[BankQuote, ...] | None:
-        if text is None:
+        if quotable is None:
             return None  # the quiz or article is missing; that error is already reported
+        text, offset = quotable
         quotes = []
         for index, quote in enumerate(spec.source):
             span = text.find(quote)
@@ -467,5 +476,6 @@ class _Resolver:
                 detail = f"; it matches up to \"{found[-40:]}\"" if len(found) >= 12 else ""
                 self.error((*loc, "source", index), f"quote not found in article '{article_slug}'{detail}")
                 continue
-            quotes.append(BankQuote(span.start, span.end, text.original[span.start : span.end]))
+            excerpt = text.original[span.start : span.end]
+            quotes.append(BankQuote(span.start - offset, span.end - offset, excerpt))
         return tuple(quotes) if len(quotes) == len(spec.source) else None

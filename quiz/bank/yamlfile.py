@@ -157,6 +157,7 @@ def parse_yaml(raw: bytes, file: str, *, max_bytes: int, fast: bool = True) -> D
 def _reference_document(text: str, file: str) -> Document:
     """The document as ruamel.yaml's round-trip loader reads it."""
     try:
+        _refuse_tags(_yaml(), text, file)
         data = _yaml().load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -175,6 +176,19 @@ def _reference_document(text: str, file: str) -> Document:
         raise BankInvalid([_construction_error(text, file, exc)]) from None
     marks: dict[int, Marks] = {}
     return Document(file, _plain_with_marks(data, marks), marks)
+
+
+def _refuse_tags(yaml: YAML, text: str, file: str) -> None:
+    """A bank has no use for YAML tags (``!foo``, ``!!str``): refuse the first one where it is,
+    rather than build an object the checks do not expect."""
+    for event in yaml.parse(text):
+        tag = getattr(event, "tag", None)
+        if tag is not None:
+            mark = event.start_mark
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise BankInvalid([BankError(
+                file, mark.line + 1, mark.column + 1, "", f"YAML tags such as '{shown}' have no place in a bank file; remove it"
+            )])
 
 
 def _plain_with_marks(node: Any, marks: dict[int, Marks]) -> Any:

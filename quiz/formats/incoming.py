@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from quiz.bank.errors import BankError, BankInvalid
-from quiz.bank.quotes import fold
+from quiz.quotes import fold
 from quiz.bank.schema import QuestionSpec
 from quiz.kinds import KINDS, Content
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from quiz.bank.quotes import fold
+from quiz.quotes import fold
 from quiz.generator.entities import ORGANISATION, Entity
 from quiz.generator.facts import FACT_KINDS, Article, Fact, Form, counted_noun
 from quiz.generator.numbers import ClockForm, DateForm, NumberForm

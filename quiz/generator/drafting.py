@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from quiz.bank.quotes import fold
+from quiz.quotes import fold
 from quiz.generator import distractors
 from quiz.generator.facts import FACT_KINDS, Article, analyse
 from quiz.generator.markdown import plain_text

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from quiz.bank.quotes import fold
+from quiz.quotes import fold
 from quiz.generator.distractors import contains_words, distinct
 from quiz.generator.entities import PERSON, PLACE, ROLE_WORDS, Entity
 from quiz.generator.facts import Article

@@ -215,6 +215,14 @@ class Kind:
         """The right answer in words, for exports, results tables and the host's reveal."""
         return ", ".join(choice.text for choice in shown if choice.is_correct)
 
+    def answer_phrases(self, choices: Sequence[Any], answer_key: dict | None) -> list[str]:
+        """Phrases that give the answer away wherever a player reads them (another question's
+        prompt or feedback, say): the correct choices' texts; none for kinds whose answer is
+        not a phrase (true or false, an order, a vote). ``choices`` are stored or checked ones
+        (with ``text`` and ``is_correct``) or (text, is_correct) pairs."""
+        pairs = (choice if isinstance(choice, tuple) else (choice.text, choice.is_correct) for choice in choices)
+        return [text for text, is_correct in pairs if is_correct]
+
     def answer_text(self, shown: Sequence[ChoiceData], selected_mask: int, response: str | None) -> str:
         """A stored answer in words, for results tables and CSV files."""
         return ", ".join(choice.text for choice in shown if selected_mask & (1 << choice.position))

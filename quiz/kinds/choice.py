@@ -177,6 +177,9 @@ class TrueFalseKind(ChoiceKind):
         # The choices go without saying; the answer is whether the first one ("True") is right.
         return {"correct": content.choices[0][1]}
 
+    def answer_phrases(self, choices, answer_key) -> list[str]:
+        return []  # "True" and "False" are words of every text
+
     def shown_order(
         self, choices: Sequence[ChoiceData], *, seed: int, question_id: int, shuffle: bool
     ) -> tuple[ChoiceData, ...]:
@@ -208,6 +211,9 @@ class PollKind(ChoiceKind):
 
     def expected(self, shown: Sequence[ChoiceData], answer_key: dict | None) -> str:
         return ""
+
+    def answer_phrases(self, choices, answer_key) -> list[str]:
+        return []
 
     def tally(self, shown: Sequence[ChoiceData], answer_key: dict | None, groups: AnswerGroups) -> Tally:
         counted = super().tally(shown, answer_key, groups)

@@ -136,6 +136,14 @@ class NumberKind(Kind):
             text += f" (give or take {format_number(key['tolerance'])})"
         return text
 
+    def answer_phrases(self, choices, answer_key) -> list[str]:
+        answer = (answer_key or {}).get("answer")
+        if answer is None:
+            return []
+        written = format_number(answer)
+        grouped = f"{answer:,}" if float(answer).is_integer() and abs(answer) >= 1000 else written
+        return sorted({written, grouped.replace(".0", "") if grouped.endswith(".0") else grouped})
+
     def answer_text(self, shown: Sequence[ChoiceData], selected_mask: int, response: str | None) -> str:
         value = response_value(response)
         return format_number(value) if value is not None else ""

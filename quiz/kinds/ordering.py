@@ -110,6 +110,9 @@ class OrderingKind(Kind):
     def expected(self, shown: Sequence[ChoiceData], answer_key: dict | None) -> str:
         return " → ".join(choice.text for choice in sorted(shown, key=lambda choice: choice.position))
 
+    def answer_phrases(self, choices, answer_key) -> list[str]:
+        return []  # the answer is the order, which the items' texts do not tell
+
     def answer_text(self, shown: Sequence[ChoiceData], selected_mask: int, response: str | None) -> str:
         texts = {choice.position: choice.text for choice in shown}
         return " → ".join(texts[position] for position in response_value(response) or [] if position in texts)

@@ -121,6 +121,9 @@ class TextKind(Kind):
     def expected(self, shown: Sequence[ChoiceData], answer_key: dict | None) -> str:
         return (answer_key or {}).get("accept", [""])[0]
 
+    def answer_phrases(self, choices, answer_key) -> list[str]:
+        return list((answer_key or {}).get("accept", []))
+
     def answer_text(self, shown: Sequence[ChoiceData], selected_mask: int, response: str | None) -> str:
         return response_value(response) or ""
 

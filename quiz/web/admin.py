@@ -10,7 +10,7 @@ from pathlib import PurePath
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 
-from quiz import admin, drafts
+from quiz import admin, drafts, giveaways
 from quiz.bank import Bank, BankError, BankInvalid, parse_bank
 from quiz.bank.diff import bank_digest, preview_import
 from quiz.bank.exporter import export_document, revision_entry
@@ -114,7 +114,7 @@ def _preview(
     form = BankApplyForm(formdata=None, bank=raw.decode(), digest=bank_digest(db.session), file_name=file_name)
     return render_template(
         "admin/preview.html", preview=preview_import(db.session, bank), form=form, file_name=file_name, notice=notice,
-        renamed=renamed or {},
+        renamed=renamed or {}, giveaways=giveaways.placed(bank),
     ), status
 
 

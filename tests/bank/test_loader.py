@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from quiz.bank import BankInvalid, load_bank
-from quiz.bank.quotes import fold
+from quiz.quotes import fold
 from quiz.paths import bundled_bank
 
 ARTICLE = "It’s a “nice” day — really. The sky is blue and the grass is green."

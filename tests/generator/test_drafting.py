@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import pytest
 
 from quiz.bank import parse_bank
-from quiz.bank.quotes import fold
+from quiz.quotes import fold
 from quiz.bank.yamlfile import dump_yaml
 from quiz.generator import draft_bank, drafting, generate_questions, read_article
 from quiz.generator.entities import PERSON

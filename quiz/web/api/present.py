@@ -56,7 +56,8 @@ def passage(paragraph: articles.Paragraph) -> schemas.PassageOut:
         if segment.highlighted:
             quote.append(segment.text)
         else:
-            (after if quote else before).append(segment.text)
+            # What tells a later question's answer never leaves the server.
+            (after if quote else before).append("[…]" if segment.hidden else segment.text)
     return schemas.PassageOut(paragraph=paragraph.number, before="".join(before), quote="".join(quote), after="".join(after))
 
 

@@ -206,9 +206,10 @@ class ShownChoice(_Out):
 
 
 class PassageOut(_Out):
-    """The paragraph around a quote, split around the quote."""
+    """The paragraph around a quote, split around the quote; a part that would tell the answer
+    of a question still to come reads "[…]"."""
 
-    paragraph: int = Field(description="The paragraph's number in the article, from 1.")
+    paragraph: int = Field(description="The paragraph's number in the article, from 1; 0 is the headline.")
     before: str
     quote: str
     after: str

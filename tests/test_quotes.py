@@ -8,7 +8,7 @@ import re
 import pytest
 
 from quiz.bank import load_bank
-from quiz.bank.quotes import _FOLD, FoldedText, Span, fold
+from quiz.quotes import _FOLD, FoldedText, Span, fold
 
 ARTICLE = (
     "She said \u201cIt\u2019s fine\u201d \u2014 twice.\n\n"
