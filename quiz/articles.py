@@ -110,12 +110,26 @@ def render(quotable: Quotable, marks: list[Mark], highlight: str | None = None) 
     return paragraphs
 
 
-def passage(
-    quotable: Quotable, start: int, end: int, excerpt: str, hide: tuple[str, ...] | list[str] = ()
-) -> Paragraph | None:
+@dataclass(frozen=True)
+class Hide:
+    """What feedback must not show beside a quote: the answers of the questions still to be asked.
+
+    ``spans`` are those questions' own quotes (from the body's start), which prove their
+    answers; ``cores`` their answer phrases (see :mod:`quiz.giveaways`), which the article may
+    also say elsewhere.
+    """
+
+    spans: tuple[tuple[int, int], ...] = ()
+    cores: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.spans or self.cores)
+
+
+def passage(quotable: Quotable, start: int, end: int, excerpt: str, hide: Hide = Hide()) -> Paragraph | None:
     """The paragraph holding the quote at ``start:end`` (from the body's start), with the quote
-    highlighted, and the sentences around it that mention one of ``hide`` left out (the
-    answers of questions still to be asked; see :mod:`quiz.giveaways`).
+    highlighted, and what around it would tell an answer in ``hide`` left out: the parts of the
+    paragraph that other questions quote, and the sentences that name their answers.
 
     None when the article has changed since the quote was taken (the stored excerpt no longer
     sits at that span); callers then show the excerpt alone.
@@ -127,22 +141,32 @@ def passage(
     for number, (left, right) in _numbered(quotable):
         if left <= start < right:
             stop = min(end, right)
+            spans = [(first + quotable.offset, last + quotable.offset) for first, last in hide.spans]
             segments = [
-                *_around(text[left:start], hide),
+                *_around(text, left, start, spans, hide.cores),
                 Segment(text[start:stop], highlighted=True),
-                *_around(text[stop:right], hide),
+                *_around(text, stop, right, spans, hide.cores),
             ]
             return Paragraph(number, [segment for segment in segments if segment.text])
     return None
 
 
-def _around(text: str, hide) -> list[Segment]:
-    """``text`` beside a quote, as segments, the pieces that mention what to hide marked so."""
+def _around(
+    text: str, left: int, right: int, spans: list[tuple[int, int]], cores: tuple[str, ...]
+) -> list[Segment]:
+    """``text[left:right]``, beside a quote, as segments: what overlaps ``spans`` or names one
+    of ``cores`` hidden."""
+    part = text[left:right]
+    hidden = [(max(first, left) - left, min(last, right) - left) for first, last in spans if first < right and last > left]
+    hidden += hidden_spans(part, list(cores))
     segments, at = [], 0
-    for start, end in hidden_spans(text, list(hide)):
-        segments += [Segment(text[at:start]), Segment(text[start:end], hidden=True)]
-        at = end
-    return [*segments, Segment(text[at:])]
+    for first, last in sorted(hidden):
+        if last <= at:
+            continue
+        first = max(first, at)
+        segments += [Segment(part[at:first]), Segment(part[first:last], hidden=True)]
+        at = last
+    return [*segments, Segment(part[at:])]
 
 
 def quote_anchor(question_slug: str, position: int) -> str:

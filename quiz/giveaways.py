@@ -127,6 +127,7 @@ def lint(bank: Any) -> list[Finding]:
                     ))
         for reader in questions:
             here = ("questions", index[reader.slug])
+            findings += _overlapping_quotes(reader, questions, name, here)
             for field, texts in _shown_before_answering(reader) + _shown_after_answering(reader):
                 for owner in questions:
                     if owner is reader:
@@ -138,6 +139,22 @@ def lint(bank: Any) -> list[Finding]:
                         ))
         findings += _outliers(questions, name, index)
         findings += _duplicates(questions, name, index)
+    return findings
+
+
+def _overlapping_quotes(reader, questions, name, here) -> list[Finding]:
+    """A quote that shares words with another question's: feedback shows it whole, and with it
+    part of the passage that proves the other's answer."""
+    findings = []
+    for number, quote in enumerate(reader.quotes):
+        for owner in questions:
+            if owner is not reader and any(
+                quote.span_start < other.span_end and other.span_start < quote.span_end for other in owner.quotes
+            ):
+                findings.append(Finding(
+                    "answer-in-question", (*here, "source", number), name[reader.slug],
+                    f"its quote overlaps the source of {name[owner.slug]}", owner.slug,
+                ))
     return findings
 
 

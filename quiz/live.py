@@ -346,7 +346,7 @@ class QuestionData:
     #: The choices in the order the session shows them.
     order: tuple[ChoiceData, ...]
     #: What would give away the answers of the session's later questions: its reveal leaves it out.
-    hide: tuple[str, ...] = ()
+    hide: articles.Hide = articles.Hide()
 
     @property
     def multiple(self) -> bool:
@@ -405,9 +405,8 @@ def _load_question(session: so.Session, live: LiveSession | SessionState) -> Que
     # process, with its cache or without, shows and grades the same order.
     order = revisions.shown_order(data, seed=live.shuffle_seed, question_id=question_id, shuffle=live.shuffle_choices)
     later = session.connection().execute(_LATER_QUERY, {"session_id": live.id, "position": live.position})
-    hide = tuple(
-        core for revision_id, created_at in later
-        for core in revisions.answer_cores(revisions.revision_data(session, revision_id, created_at))
+    hide = revisions.hide_answers(
+        [revisions.revision_data(session, revision_id, created_at) for revision_id, created_at in later]
     )
     return QuestionData(live.id, live.position, question_id, slug, revision_id, time_limit, data, order, hide)
 

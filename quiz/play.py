@@ -425,10 +425,10 @@ def feedback(
     position: int,
     question_slug: str,
     quotable: articles.Quotable,
-    hide: list[str] | tuple[str, ...] = (),
+    hide: articles.Hide = articles.Hide(),
 ) -> Feedback:
-    """The feedback on ``answer``, given to ``revision`` shown in ``order``; what mentions one of
-    ``hide`` (answers still to be asked) is left out of the passages around its quotes."""
+    """The feedback on ``answer``, given to ``revision`` shown in ``order``; what would tell an
+    answer in ``hide`` (those still to be asked) is left out of the passages around its quotes."""
     kind = revision.behaviour
     reveal = kind.reveal(order, revision.answer_key, answer.selected_mask, answer.response, answer.credit)
     tally = None if kind.scored else kind.tally(order, revision.answer_key, answer_groups(session, revision.id))
@@ -489,13 +489,10 @@ _LATER_QUERY = (
 )
 
 
-def later_answers(session: so.Session, attempt_id: int, position: int) -> list[str]:
+def later_answers(session: so.Session, attempt_id: int, position: int) -> articles.Hide:
     """What would give away the answers of the attempt's questions after ``position``."""
     rows = session.connection().execute(_LATER_QUERY, {"attempt_id": attempt_id, "position": position})
-    cores: list[str] = []
-    for revision_id, created_at in rows:
-        cores += revisions.answer_cores(revisions.revision_data(session, revision_id, created_at))
-    return cores
+    return revisions.hide_answers([revisions.revision_data(session, revision_id, created_at) for revision_id, created_at in rows])
 
 
 # Results -------------------------------------------------------------------------------------

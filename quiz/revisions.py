@@ -142,10 +142,10 @@ class Source:
 
 
 def sources(
-    revision: RevisionData, question_slug: str, quotable: articles.Quotable, hide: list[str] | tuple[str, ...] = ()
+    revision: RevisionData, question_slug: str, quotable: articles.Quotable, hide: articles.Hide = articles.Hide()
 ) -> list[Source]:
-    """The revision's quotes, each in its paragraph of the article, where what mentions one of
-    ``hide`` (the answers of questions still to be asked) is left out around the quote."""
+    """The revision's quotes, each in its paragraph of the article, where what would tell an
+    answer in ``hide`` (those of questions still to be asked) is left out around the quote."""
     return [
         Source(
             quote.excerpt,
@@ -156,6 +156,13 @@ def sources(
     ]
 
 
-def answer_cores(revision: RevisionData) -> list[str]:
-    """What gives the revision's answer away wherever it is read (see :mod:`quiz.giveaways`)."""
-    return giveaways.answer_cores(revision.kind, revision.choices, revision.answer_key)
+def hide_answers(later: list[RevisionData]) -> articles.Hide:
+    """What feedback must leave out to keep the answers of ``later`` revisions, those of
+    questions still to be asked: their quotes, and their answer phrases."""
+    return articles.Hide(
+        tuple((quote.span_start, quote.span_end) for revision in later for quote in revision.quotes),
+        tuple(
+            core for revision in later
+            for core in giveaways.answer_cores(revision.kind, revision.choices, revision.answer_key)
+        ),
+    )

@@ -16,6 +16,8 @@ from quiz.paths import bundled_bank
 from tests.databases import TestDatabases
 
 REPO = Path(__file__).resolve().parent.parent
+#: How many questions the bundled bank (questions.yaml) has, for tests that count them.
+BUNDLED_QUESTIONS = len(load_bank(bundled_bank()).questions)
 
 
 @pytest.fixture(autouse=True)

@@ -126,13 +126,13 @@ def test_time_to_answer_is_measured_from_the_first_showing(quiz, new_player):
     shown = utcnow()
     play.show(db.session, turn_of(attempt, 1), now=shown)
     play.show(db.session, turn_of(attempt, 1), now=shown + timedelta(seconds=3))  # a reload
-    answer_solo(attempt, 1, [1], now=shown + timedelta(seconds=7), shown=False)
+    answer_solo(attempt, 1, now=shown + timedelta(seconds=7), shown=False)
     assert answer_of(attempt, 1).elapsed_ms == 7000
 
 
 def test_an_answer_to_a_question_never_shown_has_no_time(quiz, new_player):
     attempt = play.start_attempt(db.session, new_player(), quiz)
-    answer_solo(attempt, 1, [1], shown=False)
+    answer_solo(attempt, 1, shown=False)
     assert answer_of(attempt, 1).elapsed_ms is None
 
 
@@ -209,7 +209,7 @@ def test_an_edited_question_keeps_old_attempts_on_their_revision(quiz, new_playe
     (tmp_path / "edited.yaml").write_text(edited)
 
     import_bank(db.session, load_bank(tmp_path / "edited.yaml"))
-    answer_solo(attempt, 1, [1])
+    answer_solo(attempt, 1)
 
     assert answer_of(attempt, 1).revision_id == old_revision
     assert turn_of(attempt, 1).revision.prompt == prompt

@@ -63,13 +63,21 @@ Marks = tuple[int, int, "dict[Any, tuple[int, int]] | list[tuple[int, int]]"]
 
 
 class _NoAliasComposer(Composer):
-    """Refuses anchors and aliases: they buy a bank file nothing and allow "billion laughs" bombs."""
+    """Refuses anchors and aliases: they buy a bank file nothing and allow "billion laughs" bombs.
+    Refuses tags too (``!foo``, ``!!str``): a bank has no use for them, and they would build
+    objects the checks do not expect."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.parser.peek_event()
         if isinstance(event, AliasEvent) or event.anchor is not None:
             raise ComposerError(
                 None, None, "anchors and aliases (& and *) are not allowed", event.start_mark
+            )
+        tag = getattr(event, "tag", None)
+        if tag is not None:
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise ComposerError(
+                None, None, f"YAML tags such as '{shown}' have no place in a bank file; remove it", event.start_mark
             )
         return super().compose_node(parent, index)
 
@@ -157,7 +165,6 @@ def parse_yaml(raw: bytes, file: str, *, max_bytes: int, fast: bool = True) -> D
 def _reference_document(text: str, file: str) -> Document:
     """The document as ruamel.yaml's round-trip loader reads it."""
     try:
-        _refuse_tags(_yaml(), text, file)
         data = _yaml().load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -176,19 +183,6 @@ def _reference_document(text: str, file: str) -> Document:
         raise BankInvalid([_construction_error(text, file, exc)]) from None
     marks: dict[int, Marks] = {}
     return Document(file, _plain_with_marks(data, marks), marks)
-
-
-def _refuse_tags(yaml: YAML, text: str, file: str) -> None:
-    """A bank has no use for YAML tags (``!foo``, ``!!str``): refuse the first one where it is,
-    rather than build an object the checks do not expect."""
-    for event in yaml.parse(text):
-        tag = getattr(event, "tag", None)
-        if tag is not None:
-            mark = event.start_mark
-            shown = tag.replace("tag:yaml.org,2002:", "!!")
-            raise BankInvalid([BankError(
-                file, mark.line + 1, mark.column + 1, "", f"YAML tags such as '{shown}' have no place in a bank file; remove it"
-            )])
 
 
 def _plain_with_marks(node: Any, marks: dict[int, Marks]) -> Any:

@@ -18,7 +18,7 @@ from quiz.extensions import db
 from quiz.formats import MAX_UPLOAD_BYTES, exporters
 from quiz.models import Question, Quiz
 from tests.admin.test_pages import current, hidden_fields, token
-from tests.conftest import csrf_token
+from tests.conftest import BUNDLED_QUESTIONS, csrf_token
 
 PAGE = "/admin/import-questions"
 
@@ -107,7 +107,7 @@ def test_posts_to_the_new_pages_without_a_csrf_token_are_refused(admin_client, b
     )
     assert response.status_code == 400
     assert "This form has expired" in response.get_data(as_text=True)
-    assert len(question_slugs(bundled)) == 37
+    assert len(question_slugs(bundled)) == BUNDLED_QUESTIONS
 
 
 def test_the_admin_page_links_every_download_and_the_new_pages(admin_client):
@@ -133,7 +133,7 @@ def test_each_download_is_what_quiz_export_writes(admin_client, bundled, entry):
 def test_the_moodle_download_holds_every_question(admin_client):
     root = ElementTree.fromstring(admin_client.get("/admin/export/moodle-xml").get_data())
     names = [question.findtext("name/text") for question in root.iter("question") if question.get("type") != "category"]
-    assert len(names) == 37
+    assert len(names) == BUNDLED_QUESTIONS
     texts = " ".join(question.findtext("questiontext/text") or "" for question in root.iter("question"))
     assert "where can you stream Kiss &amp; Cry?" in texts or "where can you stream Kiss & Cry?" in texts
 
@@ -141,7 +141,7 @@ def test_the_moodle_download_holds_every_question(admin_client):
 def test_the_csv_download_has_a_row_per_question(admin_client):
     text = admin_client.get("/admin/export/csv").get_data().decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))
-    assert len(rows) == 1 + 37
+    assert len(rows) == 1 + BUNDLED_QUESTIONS
 
 
 def test_a_format_that_cannot_be_written_is_not_found(admin_client):
@@ -154,7 +154,7 @@ def test_a_format_that_cannot_be_written_is_not_found(admin_client):
 
 def test_the_form_offers_the_quizzes_in_play_and_the_readable_formats(admin_client):
     page = admin_client.get(PAGE).get_data(as_text=True)
-    assert 'value="kiss-and-cry">Kiss &amp; Cry: the true story</option>' in page
+    assert 'value="kiss-and-cry">Kiss &amp; Cry: how well do you know it?</option>' in page
     for name in ["gift", "aiken", "kahoot", "opentdb"]:
         assert f'value="{name}"' in page
     assert 'value="moodle-xml"' not in page
@@ -170,14 +170,14 @@ def test_a_gift_file_is_previewed_with_its_questions_added_and_a_used_id_renamed
     assert "<code>oldest-olympics</code>" in page
     assert "<code>streaming-service</code> becomes <code>streaming-service-2</code>" in page
     assert "<h3>Retired" not in page and "<h3>Changed" not in page
-    assert len(question_slugs(bundled)) == 37
+    assert len(question_slugs(bundled)) == BUNDLED_QUESTIONS
 
     response = admin_client.post("/admin/import/apply", data=hidden_fields(page))
     assert response.status_code == 303
     assert question_slugs(bundled)[-2:] == ["streaming-service-2", "oldest-olympics"]
     with bundled.app_context():
         added = db.session.scalar(sa.select(Question).where(Question.slug == "streaming-service-2"))
-        assert (added.quiz.slug, added.position, added.current_revision.quotes) == ("kiss-and-cry", 37, [])
+        assert (added.quiz.slug, added.position, added.current_revision.quotes) == ("kiss-and-cry", BUNDLED_QUESTIONS, [])
     assert current(bundled).current_revision.number == 1
 
 
@@ -219,7 +219,7 @@ def test_a_txt_file_asks_which_format_it_is(admin_client, bundled):
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert "A .txt file may be GIFT or Aiken: choose which, and the file again." in page
-    assert len(question_slugs(bundled)) == 37
+    assert len(question_slugs(bundled)) == BUNDLED_QUESTIONS
 
 
 @pytest.mark.parametrize(("name", "message"), [
@@ -244,7 +244,7 @@ def test_a_broken_file_lists_every_error_with_its_line_and_imports_nothing(admin
     # The line is shown under its message; a GIFT file is not corrected in a bank's text area.
     assert "Where can you stream the film? {=Netflix ~netflix}" in page
     assert "<textarea" not in page and 'href="/admin/import-questions"' in page
-    assert len(question_slugs(bundled)) == 37
+    assert len(question_slugs(bundled)) == BUNDLED_QUESTIONS
 
 
 def test_a_broken_workbook_is_refused_without_showing_its_bytes(admin_client):
@@ -262,7 +262,7 @@ def test_garbage_files_are_refused_with_a_message(admin_client, bundled, data, n
     response = upload(admin_client, data, name)
     assert response.status_code == 422
     assert "Nothing was imported." in response.get_data(as_text=True)
-    assert len(question_slugs(bundled)) == 37
+    assert len(question_slugs(bundled)) == BUNDLED_QUESTIONS
 
 
 def test_a_file_over_the_upload_cap_is_refused_with_its_size(admin_client, bundled):

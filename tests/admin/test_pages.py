@@ -13,7 +13,7 @@ from quiz.bank.exporter import export_document
 from quiz.bank.yamlfile import dump_yaml
 from quiz.extensions import db
 from quiz.models import Question, Quiz
-from tests.conftest import REPO, csrf_token
+from tests.conftest import BUNDLED_QUESTIONS, REPO, csrf_token
 
 GET_PAGES = [
     "/admin/", "/admin/import", "/admin/bank.yaml", "/admin/questions", "/admin/questions/streaming-service",
@@ -139,11 +139,11 @@ def test_the_downloaded_bank_previews_as_changing_nothing(admin_client):
 
 def test_a_preview_shows_the_change_field_by_field_and_writes_nothing(admin_client, bundled):
     page = preview(admin_client, edited_bank(bundled)).get_data(as_text=True)
-    assert "<strong>Questions</strong>: 0 added, 1 changed,\n        36 unchanged, 0 retired" in page
+    assert f"<strong>Questions</strong>: 0 added, 1 changed,\n        {BUNDLED_QUESTIONS - 1} unchanged, 0 retired" in page
     assert "streaming-service</code>: becomes revision 2" in page
     assert "According to the article, where can you stream Kiss &amp; Cry?" in page
     assert html.escape(EDITED_PROMPT) in page
-    assert "<summary>36 unchanged</summary>" in page
+    assert f"<summary>{BUNDLED_QUESTIONS - 1} unchanged</summary>" in page
     assert current(bundled).current_revision.number == 1
 
 
@@ -179,7 +179,7 @@ def test_an_uploaded_file_is_previewed(admin_client, bundled):
 def test_every_error_is_listed_with_its_line_and_column_and_nothing_is_imported(admin_client, bundled):
     # A wrong answer in the first question, a wrong difficulty in the second.
     text = edited_bank(bundled)
-    second = text.index("  - id: film-based-on-true-story")
+    second = text.index("  - id: biopic")
     broken = text[:second].replace("correct: Netflix", "correct: Netflixx") + text[second:].replace("difficulty: easy", "difficulty: simple", 1)
     response = preview(admin_client, broken)
     page = response.get_data(as_text=True)
@@ -294,17 +294,17 @@ def listed(page: str) -> list[str]:
 
 def test_the_question_list_is_paginated(admin_client):
     first = admin_client.get("/admin/questions").get_data(as_text=True)
-    assert "37 questions, page 1 of 2." in first
+    assert f"{BUNDLED_QUESTIONS} questions, page 1 of 2." in first
     assert len(listed(first)) == 25 and listed(first)[0] == "streaming-service"
     assert 'href="/admin/questions?page=2" rel="next"' in first
     second = admin_client.get("/admin/questions?page=2").get_data(as_text=True)
-    assert len(listed(second)) == 12
+    assert len(listed(second)) == BUNDLED_QUESTIONS - 25
     assert 'rel="prev"' in second and 'rel="next"' not in second
 
 
 def test_the_question_list_filters_and_keeps_its_filters_across_pages(admin_client):
     page = admin_client.get("/admin/questions?tag=film&difficulty=easy").get_data(as_text=True)
-    assert listed(page) == ["streaming-service", "film-based-on-true-story", "film-release-year", "olympic-dream-sochi"]
+    assert listed(page) == ["streaming-service", "biopic", "star-role", "star-name"]
     assert '<option selected value="film">film</option>' in page
     assert listed(admin_client.get("/admin/questions?retired=yes").get_data(as_text=True)) == []
     all_pages = admin_client.get("/admin/questions?retired=all&quiz=kiss-and-cry").get_data(as_text=True)
@@ -315,7 +315,7 @@ def test_a_bad_filter_shows_the_questions_in_play_and_says_so(admin_client):
     response = admin_client.get("/admin/questions?tag=nonsense&difficulty=extreme&page=x")
     page = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert "The filter has a mistake" in page and "37 questions" in page
+    assert "The filter has a mistake" in page and f"{BUNDLED_QUESTIONS} questions" in page
 
 
 def test_the_question_page_shows_each_revision_and_what_it_changed(admin_client, bundled):
@@ -388,8 +388,8 @@ NEW_QUESTION = dict(
 
 
 def test_the_edit_form_shows_the_current_revision(admin_client):
-    page = admin_client.get("/admin/questions/events-in-2014/edit").get_data(as_text=True)
-    assert "which of these events took place in 2014? Select all that apply.</textarea>" in page
+    page = admin_client.get("/admin/questions/star-on-the-role/edit").get_data(as_text=True)
+    assert "What did the film&#39;s star say about playing Carley? Select all that apply.</textarea>" in page
     assert '<option selected value="multi">' in page
     checked = re.findall(r'id="correct-(\d)" value="\d" checked', page)
     assert len(checked) >= 2
@@ -403,7 +403,7 @@ def test_a_new_question_is_saved_and_shown(admin_client, bundled):
     question = current(bundled, "streaming-where")
     revision = question.current_revision
     assert [(choice.text, choice.is_correct) for choice in revision.choices] == [("Netflix", True), ("Hulu", False)]
-    assert (revision.tags, revision.time_limit, question.position) == (["film", "streaming"], 25, 37)
+    assert (revision.tags, revision.time_limit, question.position) == (["film", "streaming"], 25, BUNDLED_QUESTIONS)
     assert "Saved." in admin_client.get(response.location).get_data(as_text=True)
 
 

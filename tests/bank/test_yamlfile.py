@@ -396,3 +396,17 @@ def test_quoted_dump_of_the_bundled_bank_is_read_as_the_bank(bundled_bank_entrie
     del document["articles"][0]["file"]
     raw = dump_yaml_quoted(document).encode()
     assert parse_bank(raw, "bank", base_dir=None).questions == bundled_bank_entries.questions
+
+
+@pytest.mark.parametrize("text, line, column, tag", [
+    ("version: 1\narticles: !foo [x]\n", 2, 11, "!foo"),
+    ("version: 1\narticles:\n  - id: !!str a\n", 3, 9, "!!str"),
+    ("--- !doc\nversion: 1\n", 1, 5, "!doc"),
+    ("version: !!int 1\n", 1, 10, "!!int"),
+])
+def test_yaml_tags_are_refused_where_they_are(text, line, column, tag):
+    with pytest.raises(BankInvalid) as refused:
+        parse_yaml(text.encode(), "bank.yaml", max_bytes=10_000)
+    assert [str(error) for error in refused.value.errors] == [
+        f"bank.yaml:{line}:{column}: YAML tags such as '{tag}' have no place in a bank file; remove it"
+    ]

@@ -16,7 +16,7 @@ from quiz import accounts
 from quiz.extensions import db
 from tests.browser.conftest import PHONE, Tab
 
-QUIZ_TITLE = "Kiss & Cry: the true story"
+QUIZ_TITLE = "Kiss & Cry: how well do you know it?"
 TEACHER = "teacher"
 PASSWORD = "a-long-password-1"
 WIDE = {"width": 1280, "height": 800}

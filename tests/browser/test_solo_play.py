@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from tests.browser.conftest import Tab
 
 QUIZ = "kiss-and-cry"
-QUIZ_TITLE = "Kiss & Cry: the true story"
+QUIZ_TITLE = "Kiss & Cry: how well do you know it?"
 ARTICLE = "kiss-and-cry"
 LENGTH = 10
 NICKNAME = "Carley Fan"

@@ -18,8 +18,8 @@ import sqlalchemy as sa
 
 from quiz import live, play, revisions
 from quiz.extensions import db
-from quiz.models import Attempt, AttemptQuestion, Choice, LiveQuestion, LiveSession
-from tests.web.helpers import answer, next_link, start_attempt
+from quiz.models import Attempt, AttemptQuestion, Choice, LiveQuestion, LiveSession, QuestionRevision
+from tests.web.helpers import answer_blindly, next_link, start_attempt
 from tests.web.live_helpers import correct_number, create_session, join_code, joined, log_in, phone_page, press, submit
 
 #: All a player's cookie may hold: their random token, the CSRF secret, and flashed messages.
@@ -28,8 +28,20 @@ PLAYER_COOKIE_KEYS = {"player", "csrf_token", "_permanent", "_flashes"}
 
 @contextmanager
 def correct_flag_moved(app, revision_id: int):
-    """The revision's correct choice moved to the next choice (a question with several correct
-    choices gets the others instead), restored afterwards."""
+    """The revision's answer moved, restored afterwards: its correct choice to the next choice
+    (a question with several correct choices gets the others instead); a number question's
+    number, a text question's accepted answers."""
+    with app.app_context():
+        revision = db.session.get(QuestionRevision, revision_id)
+        key = revision.answer_key
+    if key is not None:
+        moved = {**key, "answer": key["answer"] + 7} if "answer" in key else {**key, "accept": ["something else"]}
+        _set_answer_key(app, revision_id, moved)
+        try:
+            yield
+        finally:
+            _set_answer_key(app, revision_id, key)
+        return
     choices = sa.select(Choice).where(Choice.revision_id == revision_id).order_by(Choice.position)
     with app.app_context():
         flags = [choice.is_correct for choice in db.session.scalars(choices)]
@@ -41,6 +53,14 @@ def correct_flag_moved(app, revision_id: int):
     finally:
         with app.app_context():
             _set_flags(db.session.scalars(choices).all(), flags)
+
+
+def _set_answer_key(app, revision_id: int, key: dict) -> None:
+    with app.app_context():
+        db.session.get(QuestionRevision, revision_id).answer_key = key
+        db.session.commit()
+    revisions._REVISIONS.clear()
+    live._QUESTION_CACHE.clear()
 
 
 def _set_flags(choices, flags) -> None:
@@ -96,19 +116,23 @@ def test_solo_pages_and_cookie_do_not_depend_on_the_correct_choice(bundled, clie
             ))
             revision_id, kinds_seen = slot.revision_id, kinds_seen | {slot.revision.kind}
         page, cookie = client.get(url).get_data(as_text=True), cookie_of(bundled, client)
-        with correct_flag_moved(bundled, revision_id):
-            moved_page, moved_cookie = client.get(url).get_data(as_text=True), cookie_of(bundled, client)
-        assert page_without_tokens(moved_page) == page_without_tokens(page), f"question {position} shows its answer"
-        assert moved_cookie == cookie and set(cookie) <= PLAYER_COOKIE_KEYS
+        # An ordering's items are its answer in another order, shuffled with the attempt's
+        # secret seed, so moving its answer moves what is shown; a poll has none to move.
+        if slot.revision.kind not in ("ordering", "poll"):
+            with correct_flag_moved(bundled, revision_id):
+                moved_page, moved_cookie = client.get(url).get_data(as_text=True), cookie_of(bundled, client)
+            assert page_without_tokens(moved_page) == page_without_tokens(page), f"question {position} shows its answer"
+            assert moved_cookie == cookie
+        assert set(cookie) <= PLAYER_COOKIE_KEYS
 
-        answer(client, url, 1)
+        answer_blindly(client, url)
         feedback = client.get(url).get_data(as_text=True)
-        if position == 1:
+        if position == 1 and slot.revision.kind not in ("ordering", "poll"):
             with correct_flag_moved(bundled, revision_id):
                 moved_feedback = client.get(url).get_data(as_text=True)
             assert moved_feedback != feedback, "moving the flag changes nothing the pages show"
         url = next_link(feedback)
-    assert kinds_seen == {"single", "multi", "true_false"}
+    assert kinds_seen == {"single", "multi", "true_false", "ordering", "number", "text"}
 
 
 def test_live_pages_streams_and_cookies_do_not_depend_on_the_correct_choice(bundled):

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from quiz.models import Answer, Attempt, LivePlayer
 from tests.hardening.conftest import SMALL_POOL
+from tests.web.helpers import blind_fields
 from tests.servers import (
     browser,
     database_session,
@@ -81,8 +82,9 @@ def test_simultaneous_copies_of_an_answer_record_one_answer_and_one_score(served
     with browser(server) as player:
         token = form_token(player, QUIZ)
         question = player.post(f"{QUIZ}/attempts", data={"csrf_token": token, "length": "standard"}).headers["location"]
-        assert player.get(question).status_code == 200  # the question is shown: its clock runs
-        answer = {"csrf_token": token, "choice": "2"}
+        shown = player.get(question)  # the question is shown: its clock runs
+        assert shown.status_code == 200
+        answer = {"csrf_token": token, **blind_fields(shown.text)}
         statuses = submit_together(server, player.cookies["quiz_session"], question, answer)
         # Each copy is told the answer is in: the first stored it, the others found it there.
         assert statuses == [303] * COPIES

@@ -256,6 +256,7 @@ DOCUMENTS = [
     ("billion laughs", "/admin/import", "lol.yaml", None, BILLION_LAUGHS, ALIASES_REFUSED),
     ("deep YAML", "/admin/import", "deep.yaml", None, b"version: 1\nquizzes: " + b"[" * 50_000, "nested"),
     ("duplicate keys", "/admin/import", "dup.yaml", None, b"version: 1\nversion: 1\n", "duplicate key"),
+    ("YAML tag", "/admin/import", "tag.yaml", None, b"version: 1\narticles: !foo [x]\n", "YAML tags such as"),
     ("invalid UTF-8", "/admin/import", "bad.yaml", None, b"version: 1\nquizzes: \xff\xfe\n", "UTF-8"),
     ("deep JSON", "/admin/import-questions", "deep.json", "opentdb", b"[" * 100_000, "nested too deeply"),
     ("duplicate keys JSON", "/admin/import-questions", "dup.json", "opentdb",

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 
 from quiz.models import Answer, Attempt, AttemptQuestion
 from tests.hardening.conftest import SMALL_POOL
+from tests.web.helpers import blind_fields
 from tests.servers import browser, database_session, form_token, prepare_database, production_server, server_environment
 
 pytestmark = pytest.mark.slow
@@ -50,7 +51,8 @@ def test_answers_acknowledged_before_a_worker_is_killed_are_all_stored(database_
                 path = f"{questions}/{position}"
                 for _ in range(TRIES):
                     try:
-                        response = client.post(path, data={"csrf_token": token, "choice": "1"})
+                        fields = blind_fields(client.get(path).text)
+                        response = client.post(path, data={"csrf_token": token, **fields})
                     except httpx.TransportError as error:  # the connection died with its worker
                         with lock:
                             lost.append(repr(error))

@@ -25,7 +25,7 @@ from quiz import answering, create_app, live, play, revisions
 from quiz.bank.importer import import_bank
 from quiz.extensions import db
 from tests.answers import answer_live, answer_solo, turn_of
-from tests.conftest import TEST_CONFIG, create_schema
+from tests.conftest import BUNDLED_QUESTIONS, TEST_CONFIG, create_schema
 from quiz.models import (
     Answer,
     Attempt,
@@ -177,7 +177,7 @@ def test_a_host_paced_session_starts_in_its_lobby_with_every_active_question(new
     questions = active_questions(quiz)
     session = new_session()
     assert (session.state, session.position, session.pacing, session.scoring) == (live.LOBBY, 0, live.HOST_PACED, "speed")
-    assert session.question_count == len(questions) == 37
+    assert session.question_count == len(questions) == BUNDLED_QUESTIONS
     assert (session.deadline, session.finished_at, session.question_opened_at) == (None, None, None)
     assert re.fullmatch(r"\d{6}", session.code)
     assert [(q.position, q.question_id, q.revision_id) for q in live_questions(session)] == [
@@ -196,7 +196,7 @@ def test_retired_questions_are_not_asked(new_session, quiz):
     retired.retired_at = at(-60)
     db.session.flush()
     session = new_session()
-    assert session.question_count == 36
+    assert session.question_count == BUNDLED_QUESTIONS - 1
     assert retired.id not in {q.question_id for q in live_questions(session)}
 
 

@@ -35,3 +35,33 @@ def answer(client, url: str, *numbers: int):
 
 def next_link(html: str) -> str:
     return re.search(r'data-next href="([^"]+)"', html).group(1)
+
+
+def blind_fields(page: str) -> dict[str, str]:
+    """An answer, right or not, for whatever kind of question ``page`` asks, as its form sends it."""
+    places = re.findall(r'name="place-(\d+)"', page)
+    if places:
+        return {f"place-{number}": number for number in places}
+    if 'name="number"' in page:
+        return {"number": "1"}
+    if 'name="text"' in page:
+        return {"text": "a guess"}
+    return {"choice": "1"}
+
+
+def answer_blindly(client, url: str):
+    """Open the question at ``url`` and submit some answer that fits it."""
+    page = client.get(url).get_data(as_text=True)
+    return client.post(url, data={"csrf_token": csrf_token(page), **blind_fields(page)})
+
+
+def one_answer_question(client, url: str) -> str:
+    """From the question at ``url``, answer blindly until a question of one answer among
+    choices (radio buttons) comes up; its URL, or None when the attempt ends first."""
+    while url and "/questions/" in url:
+        page = client.get(url).get_data(as_text=True)
+        if 'type="radio" name="choice"' in page:
+            return url
+        answer_blindly(client, url)
+        url = next_link(client.get(url).get_data(as_text=True))
+    return None
