@@ -31,6 +31,7 @@ import time
 import sqlalchemy as sa
 
 from client import (
+    ANY_ANSWER,
     CpuMeter,
     Phone,
     add_worker_arguments,
@@ -85,7 +86,7 @@ class Student:
         phone = Phone(self.phone.host, self.phone.port, self.phone.cookie)
         phone.csrf_token = self.phone.csrf_token
         try:
-            response = await phone.post(self.url + "/answer", {"choice": "1", "position": str(position)})
+            response = await phone.post(self.url + "/answer", {**ANY_ANSWER, "position": str(position)})
             status: int | str = response.status
         except (OSError, asyncio.IncompleteReadError) as error:
             status = repr(error)

@@ -43,6 +43,10 @@ from tests.servers import (  # noqa: E402, F401  (the repository root goes on sy
 POSTGRESQL_URL = os.environ.get("BENCH_POSTGRESQL_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 COOKIE = "quiz_session"
+#: Form fields that answer a question of any kind (a choice, items in their shown order, a
+#: number, a word): each kind reads only its own fields, so a player can answer whatever
+#: question comes without reading its page first, as the measured loops do.
+ANY_ANSWER = {"choice": "1", "number": "1", "text": "a", **{f"place-{place}": str(place) for place in range(1, 9)}}
 
 
 def progress(message: str) -> None:

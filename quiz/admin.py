@@ -114,7 +114,7 @@ def restore_question(session: so.Session, question: Question) -> ImportReport:
     same_quiz = [i for i, entry in enumerate(questions) if entry["quiz"] == question.quiz.slug]
     later = [i for i in same_quiz if positions[questions[i]["id"]] >= question.position]
     index = later[0] if later else (same_quiz[-1] + 1 if same_quiz else len(questions))
-    questions.insert(index, revision_entry(question.slug, question.quiz.slug, question.current_revision))
+    questions.insert(index, revision_entry(question.slug, question.quiz.slug, question.current_revision, question.group_name))
     return _import_with_entry(session, document, index)
 
 

@@ -41,6 +41,10 @@ class Quotable:
         head = f"{title}\n\n" if title else ""
         return cls(head + body, len(head))
 
+    @property
+    def headline(self) -> str:
+        return self.text[: self.offset].strip()
+
 
 @dataclass(frozen=True)
 class Paragraph:
@@ -124,6 +128,11 @@ class Hide:
 
     def __bool__(self) -> bool:
         return bool(self.spans or self.cores)
+
+    def tells_in(self, quotable: Quotable) -> bool:
+        """Whether the headline tells one of these answers: a quote is taken from it, or it
+        names one. Pages then cite "the article" rather than its headline."""
+        return any(start < 0 for start, _end in self.spans) or bool(hidden_spans(quotable.headline, list(self.cores)))
 
 
 def passage(quotable: Quotable, start: int, end: int, excerpt: str, hide: Hide = Hide()) -> Paragraph | None:

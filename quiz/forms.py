@@ -249,6 +249,10 @@ class QuestionForm(FlaskForm):
     time_limit = IntegerField(
         "Seconds to answer", validators=[Optional()], description="Optional: leave empty to use the quiz's limit.",
     )
+    group = StringField(
+        "Group", filters=[lambda value: (value or "").strip()],
+        description="Optional: questions of one group tell each other's answers, and are never asked together.",
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -298,6 +302,8 @@ class QuestionForm(FlaskForm):
             entry["tags"] = tags
         if self.time_limit.data is not None:
             entry["time_limit"] = self.time_limit.data
+        if self.group.data:
+            entry["group"] = self.group.data
         return entry, numbers
 
     @staticmethod
@@ -316,6 +322,7 @@ class QuestionForm(FlaskForm):
             "source": "\n".join(entry.get("source") or []),  # type: ignore[arg-type]
             "tags": ", ".join(entry.get("tags") or []),  # type: ignore[arg-type]
             "time_limit": entry.get("time_limit"),
+            "group": entry.get("group"),
         }
 
     def show_errors(self, errors: list[tuple[tuple[str | int, ...], str]], numbers: list[int]) -> None:
@@ -324,7 +331,7 @@ class QuestionForm(FlaskForm):
         fields = {
             "id": self.slug, "quiz": self.quiz, "kind": self.kind, "difficulty": self.difficulty,
             "prompt": self.prompt, "explanation": self.explanation, "source": self.source,
-            "tags": self.tags, "time_limit": self.time_limit,
+            "tags": self.tags, "time_limit": self.time_limit, "group": self.group,
             "correct": self.answer_is_true if self.fixed_choices else self.correct,
         }
         for loc, message in errors:

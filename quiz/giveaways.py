@@ -2,10 +2,11 @@
 form tells its own answer. ``quiz lint`` reports them; feedback hides them (see
 :func:`quiz.articles.passage`).
 
-A question's answer is given away when one of its *answer phrases* (the kind says which: the
-correct choice's text, the number, the accepted words) can be read in another question's
-prompt, choices or explanation, in the quote shown after another question, or in the quiz's
-title or description. Phrases are compared folded (case, typographic quotes and dashes,
+Questions of one ``group`` are never asked together, so what they tell each other is no
+giveaway. Otherwise a question's answer is given away when one of its *answer phrases* (the
+kind says which: the correct choice's text, the number, the accepted words) can be read in
+another question's prompt, choices or explanation, in the quote shown after another question,
+or in the quiz's title or description. Phrases are compared folded (case, typographic quotes and dashes,
 spacing) as whole words, with a leading article or possessive left out ("Her lungs" is found
 in "it had spread to her lungs").
 """
@@ -130,7 +131,7 @@ def lint(bank: Any) -> list[Finding]:
             findings += _overlapping_quotes(reader, questions, name, here)
             for field, texts in _shown_before_answering(reader) + _shown_after_answering(reader):
                 for owner in questions:
-                    if owner is reader:
+                    if owner is reader or _grouped(owner, reader):
                         continue
                     for core in _mentions_in(texts, cores[owner.slug]):
                         findings.append(Finding(
@@ -148,7 +149,7 @@ def _overlapping_quotes(reader, questions, name, here) -> list[Finding]:
     findings = []
     for number, quote in enumerate(reader.quotes):
         for owner in questions:
-            if owner is not reader and any(
+            if owner is not reader and not _grouped(owner, reader) and any(
                 quote.span_start < other.span_end and other.span_start < quote.span_end for other in owner.quotes
             ):
                 findings.append(Finding(
@@ -156,6 +157,11 @@ def _overlapping_quotes(reader, questions, name, here) -> list[Finding]:
                     f"its quote overlaps the source of {name[owner.slug]}", owner.slug,
                 ))
     return findings
+
+
+def _grouped(one, other) -> bool:
+    """Whether two questions share a group, and so are never asked together."""
+    return one.group is not None and one.group == other.group
 
 
 def _shown_before_answering(question) -> list[tuple[tuple, list[str]]]:
@@ -219,6 +225,8 @@ def _duplicates(questions, name, index) -> list[Finding]:
     findings = []
     for later_number, later in enumerate(questions):
         for earlier in questions[:later_number]:
+            if _grouped(earlier, later):
+                continue
             ratio = difflib.SequenceMatcher(None, folded(earlier.prompt), folded(later.prompt)).ratio()
             if ratio >= SIMILAR_PROMPTS:
                 findings.append(Finding(

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from quiz import articles, revisions, scores, scoring
+from quiz import articles, play, revisions, scores, scoring
 from quiz.kinds import KINDS, ChoiceData, Reveal, Tally
 from quiz.models import (
     Answer,
@@ -95,7 +95,7 @@ def create_session(
     if settings.time_limit is not None and not MIN_TIME_LIMIT <= settings.time_limit <= MAX_TIME_LIMIT:
         raise LiveError(f"time per question must be {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds")
     rows = session.execute(
-        sa.select(Question.id, QuestionRevision.id, QuestionRevision.time_limit, QuestionRevision.kind)
+        sa.select(Question.id, QuestionRevision.id, QuestionRevision.time_limit, QuestionRevision.kind, Question.group_name)
         .join(QuestionRevision, QuestionRevision.id == Question.current_revision_id)
         .where(Question.quiz_id == quiz.id, Question.retired_at.is_(None))
         .order_by(Question.position)
@@ -104,6 +104,7 @@ def create_session(
         raise LiveError("this quiz has no questions to ask")
     if settings.shuffle:
         rng.shuffle(rows)
+    rows = [row[:4] for row in play.one_per_group(rows)]
     rows = rows[: settings.question_count or len(rows)]
     self_paced = settings.pacing == SELF_PACED
     if self_paced and settings.deadline is None:

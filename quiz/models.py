@@ -69,6 +69,9 @@ class Question(db.Model):
     )
     #: Set when the question left the bank: hidden from new play, never deleted.
     retired_at: so.Mapped[datetime | None]
+    #: The bank's ``group``: questions of one group tell each other's answers, and are never
+    #: asked in the same attempt or session.
+    group_name: so.Mapped[str | None] = so.mapped_column(sa.String(64))
 
     quiz: so.Mapped[Quiz] = so.relationship(back_populates="questions")
     current_revision: so.Mapped[QuestionRevision | None] = so.relationship(

@@ -76,10 +76,18 @@ def _active_questions():
     return sa.select(Question).where(Question.retired_at.is_(None), Question.current_revision_id.is_not(None))
 
 
+#: How many questions an attempt on all of them asks: one of each group, and every question
+#: without one ("#" cannot begin a group's name, so no question's id passes for a group).
+_ASKED_TOGETHER = sa.func.count(
+    sa.distinct(sa.func.coalesce(Question.group_name, sa.literal("#").concat(sa.cast(Question.id, sa.String))))
+)
+
+
 def list_quizzes(session: so.Session) -> list[QuizSummary]:
-    """Quizzes open for play, in bank order, with how many questions each has."""
+    """Quizzes open for play, in bank order, with how many questions an attempt on all of them
+    asks."""
     counts = (
-        sa.select(Question.quiz_id, sa.func.count().label("n"))
+        sa.select(Question.quiz_id, _ASKED_TOGETHER.label("n"))
         .where(Question.retired_at.is_(None), Question.current_revision_id.is_not(None))
         .group_by(Question.quiz_id)
         .subquery()
@@ -100,15 +108,24 @@ def quiz_by_slug(session: so.Session, slug: str) -> Quiz | None:
     )
 
 
-def difficulty_counts(session: so.Session, quiz: Quiz) -> dict[str, int]:
-    """How many active questions the quiz has at each difficulty."""
-    rows = session.execute(
-        sa.select(QuestionRevision.difficulty, sa.func.count())
+@dataclass(frozen=True)
+class QuestionCounts:
+    """How many questions an attempt on all of a quiz's questions asks, and how many one of a
+    single difficulty asks, by difficulty."""
+
+    total: int
+    by_difficulty: dict[str, int]
+
+
+def question_counts(session: so.Session, quiz: Quiz) -> QuestionCounts:
+    active = (
+        sa.select(QuestionRevision.difficulty, _ASKED_TOGETHER)
         .join(Question, Question.current_revision_id == QuestionRevision.id)
         .where(Question.quiz_id == quiz.id, Question.retired_at.is_(None))
-        .group_by(QuestionRevision.difficulty)
     )
-    return dict(rows.all())
+    total = session.execute(active).one()[1]
+    by_difficulty = session.execute(active.group_by(QuestionRevision.difficulty)).all()
+    return QuestionCounts(total, dict(by_difficulty))
 
 
 # Attempts ------------------------------------------------------------------------------------
@@ -126,7 +143,7 @@ def start_attempt(
     """A new attempt on a random selection of the quiz's active questions, in random order."""
     rng = rng or random.SystemRandom()
     query = (
-        sa.select(Question.id, Question.current_revision_id, QuestionRevision.kind)
+        sa.select(Question.id, Question.current_revision_id, QuestionRevision.kind, Question.group_name)
         .join(QuestionRevision, QuestionRevision.id == Question.current_revision_id)
         .where(Question.quiz_id == quiz.id, Question.retired_at.is_(None))
         .order_by(Question.position)
@@ -136,8 +153,23 @@ def start_attempt(
     candidates = session.execute(query).all()
     if not candidates:
         raise NoQuestions(quiz.slug)
-    count = len(candidates) if length == LENGTH_ALL else min(quiz.questions_per_attempt, len(candidates))
-    return _new_attempt(session, player, quiz, rng.sample(candidates, count), rng, difficulty=difficulty)
+    drawn = one_per_group(rng.sample(candidates, len(candidates)))
+    count = len(drawn) if length == LENGTH_ALL else min(quiz.questions_per_attempt, len(drawn))
+    return _new_attempt(session, player, quiz, [row[:3] for row in drawn[:count]], rng, difficulty=difficulty)
+
+
+def one_per_group(rows: Sequence[sa.Row]) -> list[sa.Row]:
+    """``rows`` (questions, their group last) less every question whose group an earlier one
+    has: questions of a group tell each other's answers, so they are never asked together."""
+    taken: set[str] = set()
+    kept = []
+    for row in rows:
+        group = row[-1]
+        if group is None or group not in taken:
+            kept.append(row)
+            if group is not None:
+                taken.add(group)
+    return kept
 
 
 def retry_missed(session: so.Session, attempt: Attempt, rng: random.Random | None = None) -> Attempt | None:

@@ -139,6 +139,8 @@ class Source:
     excerpt: str
     paragraph: articles.Paragraph | None
     anchor: str
+    #: Whether the article may be cited by its headline: not while that tells an answer still to come.
+    cite_headline: bool = True
 
 
 def sources(
@@ -146,11 +148,13 @@ def sources(
 ) -> list[Source]:
     """The revision's quotes, each in its paragraph of the article, where what would tell an
     answer in ``hide`` (those of questions still to be asked) is left out around the quote."""
+    cite_headline = not hide.tells_in(quotable)
     return [
         Source(
             quote.excerpt,
             articles.passage(quotable, quote.span_start, quote.span_end, quote.excerpt, hide),
             articles.quote_anchor(question_slug, quote.position),
+            cite_headline,
         )
         for quote in revision.quotes
     ]

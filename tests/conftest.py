@@ -18,6 +18,8 @@ from tests.databases import TestDatabases
 REPO = Path(__file__).resolve().parent.parent
 #: How many questions the bundled bank (questions.yaml) has, for tests that count them.
 BUNDLED_QUESTIONS = len(load_bank(bundled_bank()).questions)
+#: How many of them an attempt on all questions asks: one question of each group.
+BUNDLED_ASKED = len({question.group or question.slug for question in load_bank(bundled_bank()).questions})
 
 
 @pytest.fixture(autouse=True)

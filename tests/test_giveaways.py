@@ -127,7 +127,7 @@ def test_a_correct_choice_that_stands_out_is_reported(write_bank, choices, corre
     source: The rink was rebuilt in 2004.
 """
     path = bank_file(write_bank, CLEAN + question)
-    assert any(f"questions[3] (odd): the correct choice" in line and message in line for line in lint_messages(path))
+    assert any("questions[3] (odd): the correct choice" in line and message in line for line in lint_messages(path))
 
 
 def test_lint_refuses_a_broken_file_as_check_does(write_bank, app):
@@ -250,3 +250,34 @@ def test_a_quote_may_come_from_the_headline_and_is_shown_there(write_bank, app, 
     page = client.get("/articles/rink?highlight=src-doors-1").get_data(as_text=True)
     assert re.search(r'<h1 id="p0">The Riverside rink <span class="anchor" id="src-doors-1"></span><mark>opens its doors in Ottawa</mark></h1>', page)
     assert '<p id="p1">' in page  # the body's paragraphs keep their numbers
+
+
+DOORS = """\
+  - id: doors
+    prompt: In which city does the rink open its doors?
+    choices: [Ottawa, Toronto, Montreal]
+    correct: Ottawa
+    explanation: The headline says so.
+    source: opens its doors in Ottawa
+"""
+
+
+def test_feedback_cites_the_article_without_a_headline_that_tells_an_answer_to_come(write_bank, app, client):
+    with app.app_context():
+        import_bank(db.session, load_bank(bank_file(write_bank, CLEAN + DOORS)))
+        attempt = attempt_asking(["coach", "doors", "opened", "rebuilt"])
+        answer_solo(attempt, 1)
+        coach, _ = play.turn_feedback(db.session, turn_of(attempt, 1))
+        assert [source.cite_headline for source in coach.sources] == [False]
+        token, public_id = db.session.get(play.Player, attempt.player_id).token, attempt.public_id
+        for position in (2, 3, 4):
+            answer_solo(attempt, position)
+        assert all(source.cite_headline for item in play.results(db.session, attempt).items for source in item.sources)
+        db.session.commit()
+    with client.session_transaction() as cookie:
+        cookie["player"] = token
+    page = client.get(f"/attempts/{public_id}/questions/1").get_data(as_text=True)
+    assert "Ottawa" not in page and "its headline is kept back" in page
+    # Nor do the pages before play name it: a question may ask what it says.
+    for url in ("/", "/quizzes/rink"):
+        assert "Ottawa" not in client.get(url).get_data(as_text=True)

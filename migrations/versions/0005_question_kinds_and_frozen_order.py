@@ -1,4 +1,5 @@
-"""Question kinds beyond picking choices, and the choice order fixed when play starts
+"""Question kinds beyond picking choices, groups of questions never asked together, and the
+choice order fixed when play starts
 
 Revision ID: 0005
 Revises: 0004
@@ -16,6 +17,8 @@ depends_on = None
 def upgrade():
     with op.batch_alter_table('question_revision', schema=None) as batch_op:
         batch_op.add_column(sa.Column('answer_key', sa.JSON(), nullable=True))
+    with op.batch_alter_table('question', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('group_name', sa.String(length=64), nullable=True))
 
     with op.batch_alter_table('answer', schema=None) as batch_op:
         batch_op.add_column(sa.Column('response', sa.Text(), nullable=True))
@@ -51,5 +54,7 @@ def downgrade():
     with op.batch_alter_table('answer', schema=None) as batch_op:
         batch_op.drop_column('credit')
         batch_op.drop_column('response')
+    with op.batch_alter_table('question', schema=None) as batch_op:
+        batch_op.drop_column('group_name')
     with op.batch_alter_table('question_revision', schema=None) as batch_op:
         batch_op.drop_column('answer_key')

@@ -26,7 +26,7 @@ from quiz.models import Article, Question, QuestionRevision, Quiz
 #: The fields of a question entry compared for a preview, in the order they are shown.
 QUESTION_FIELDS = (
     "quiz", "kind", "prompt", "choices", "correct", "items", "answer", "tolerance", "unit", "accept", "fuzzy",
-    "explanation", "source", "difficulty", "tags", "time_limit",
+    "explanation", "source", "difficulty", "tags", "time_limit", "group",
 )
 
 
@@ -162,7 +162,7 @@ def _preview_questions(session: so.Session, bank: Bank) -> SectionPreview:
         row.slug: row
         for row in session.execute(
             sa.select(
-                Question.id, Question.slug, Question.position, Question.retired_at,
+                Question.id, Question.slug, Question.position, Question.retired_at, Question.group_name,
                 Quiz.slug.label("quiz_slug"), QuestionRevision.fingerprint, QuestionRevision.prompt,
             )
             .join(Quiz, Question.quiz_id == Quiz.id)
@@ -191,7 +191,7 @@ def _preview_questions(session: so.Session, bank: Bank) -> SectionPreview:
             changes = field_changes({"quiz": row.quiz_slug}, {"quiz": entry.quiz_slug}, ("quiz",))
         else:
             revision = current.get(row.id)
-            old = revision_entry(row.slug, row.quiz_slug, revision) if revision is not None else {}
+            old = revision_entry(row.slug, row.quiz_slug, revision, row.group_name) if revision is not None else {}
             changes = field_changes(old, bank_question_entry(entry), QUESTION_FIELDS)
             new_revision = last_revision.get(row.id, 0) + 1
             if revision is not None and not changes:
@@ -203,6 +203,8 @@ def _preview_questions(session: so.Session, bank: Bank) -> SectionPreview:
                 ),)
         if row.position != entry.position:
             changes += (FieldChange("place in quiz", row.position + 1, entry.position + 1),)
+        if row.group_name != entry.group and not any(change.field == "group" for change in changes):
+            changes += (FieldChange("group", row.group_name, entry.group),)
         if row.retired_at is not None:
             changes += (FieldChange("retired", True, False),)
         _sort(preview, Entry(entry.slug, entry.prompt), changes, new_revision)
@@ -254,7 +256,7 @@ def bank_digest(session: so.Session) -> str:
         ).order_by(Quiz.slug),
         sa.select(
             Question.slug, Question.quiz_id, Question.position, Question.current_revision_id,
-            Question.retired_at.is_(None),
+            Question.retired_at.is_(None), Question.group_name,
         ).order_by(Question.slug),
     )
     for query in queries:

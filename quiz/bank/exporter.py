@@ -61,7 +61,7 @@ def _question_entries(session: so.Session) -> list[dict[str, Any]]:
         in_play.with_only_columns(
             Question.slug, Quiz.slug, QuestionRevision.id, QuestionRevision.kind, QuestionRevision.difficulty,
             QuestionRevision.prompt, QuestionRevision.explanation, QuestionRevision.tags, QuestionRevision.time_limit,
-            QuestionRevision.answer_key,
+            QuestionRevision.answer_key, Question.group_name,
         )
         .join(QuestionRevision, Question.current_revision_id == QuestionRevision.id)
         .order_by(Quiz.position, Quiz.id, Question.position, Question.id)
@@ -69,9 +69,10 @@ def _question_entries(session: so.Session) -> list[dict[str, Any]]:
     return [
         _question_entry(
             slug, quiz_slug, kind, difficulty, prompt, Content(tuple(choices.get(revision_id, [])), answer_key),
-            explanation, excerpts.get(revision_id, []), tags, time_limit,
+            explanation, excerpts.get(revision_id, []), tags, time_limit, group,
         )
-        for slug, quiz_slug, revision_id, kind, difficulty, prompt, explanation, tags, time_limit, answer_key in rows
+        for slug, quiz_slug, revision_id, kind, difficulty, prompt, explanation, tags, time_limit, answer_key, group
+        in rows
     ]
 
 
@@ -99,12 +100,13 @@ def quiz_entry(quiz: Quiz) -> dict[str, Any]:
     return entry
 
 
-def revision_entry(slug: str, quiz_slug: str, revision: QuestionRevision) -> dict[str, Any]:
-    """A stored revision as the bank entry that would import as exactly that revision."""
+def revision_entry(slug: str, quiz_slug: str, revision: QuestionRevision, group: str | None = None) -> dict[str, Any]:
+    """A stored revision as the bank entry that would import as exactly that revision (in
+    ``group``, the question's)."""
     return _question_entry(
         slug, quiz_slug, revision.kind, revision.difficulty, revision.prompt,
         Content(tuple((choice.text, choice.is_correct) for choice in revision.choices), revision.answer_key),
-        revision.explanation, [quote.excerpt for quote in revision.quotes], revision.tags, revision.time_limit,
+        revision.explanation, [quote.excerpt for quote in revision.quotes], revision.tags, revision.time_limit, group,
     )
 
 
@@ -114,12 +116,13 @@ def bank_question_entry(question: BankQuestion) -> dict[str, Any]:
         question.slug, question.quiz_slug, question.kind, question.difficulty, question.prompt,
         Content(tuple((choice.text, choice.is_correct) for choice in question.choices), question.answer_key),
         question.explanation, [quote.excerpt for quote in question.quotes], question.tags, question.time_limit,
+        question.group,
     )
 
 
 def _question_entry(
     slug: str, quiz_slug: str, kind_name: str, difficulty: str, prompt: str, content: Content,
-    explanation: str, excerpts: Sequence[str], tags: Sequence[str], time_limit: int | None,
+    explanation: str, excerpts: Sequence[str], tags: Sequence[str], time_limit: int | None, group: str | None = None,
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "id": slug, "quiz": quiz_slug, "kind": kind_name, "difficulty": difficulty, "prompt": prompt,
@@ -132,4 +135,6 @@ def _question_entry(
         entry["tags"] = list(tags)
     if time_limit is not None:
         entry["time_limit"] = time_limit
+    if group is not None:
+        entry["group"] = group
     return entry

@@ -140,7 +140,7 @@ def _sync_questions(
         for row in session.execute(
             sa.select(
                 Question.id, Question.slug, Question.quiz_id, Question.position, Question.retired_at,
-                QuestionRevision.fingerprint,
+                Question.group_name, QuestionRevision.fingerprint,
             )
             .outerjoin(QuestionRevision, Question.current_revision_id == QuestionRevision.id)
             .order_by(Question.id)
@@ -159,9 +159,14 @@ def _sync_questions(
                 new.append(entry)
                 report.added.append(entry.slug)
                 continue
-            placed = (row.quiz_id, row.position, row.retired_at) != (quiz_id, entry.position, None)
+            placed = (row.quiz_id, row.position, row.retired_at, row.group_name) != (
+                quiz_id, entry.position, None, entry.group
+            )
             if placed:
-                moved.append({"id": row.id, "quiz_id": quiz_id, "position": entry.position, "retired_at": None})
+                moved.append({
+                    "id": row.id, "quiz_id": quiz_id, "position": entry.position, "retired_at": None,
+                    "group_name": entry.group,
+                })
             if row.fingerprint != entry.fingerprint():
                 if last_numbers is None:
                     last_numbers = dict(session.execute(
@@ -178,7 +183,10 @@ def _sync_questions(
         _update_rows(session, Question.__table__, moved)
         if new:
             ids = _insert_rows(session, Question.__table__, [
-                {"slug": entry.slug, "quiz_id": quiz_ids[entry.quiz_slug], "position": entry.position}
+                {
+                    "slug": entry.slug, "quiz_id": quiz_ids[entry.quiz_slug], "position": entry.position,
+                    "group_name": entry.group,
+                }
                 for entry in new
             ], key="slug")
             revised += [(ids[entry.slug], entry, 1) for entry in new]

@@ -91,6 +91,8 @@ class BankQuestion:
     time_limit: int | None
     #: What grading needs beyond the choices (see :class:`quiz.kinds.Content`).
     answer_key: dict[str, Any] | None = None
+    #: Questions of one group are never asked together; not part of a revision's content.
+    group: str | None = None
 
     def fingerprint(self) -> str:
         """Hash of what a revision stores; equal fingerprints mean nothing to revise."""
@@ -441,7 +443,7 @@ class _Resolver:
                     difficulty=spec.difficulty, prompt=spec.prompt,
                     choices=tuple(BankChoice(text, is_correct) for text, is_correct in content.choices),
                     explanation=spec.explanation, quotes=quotes, tags=tuple(spec.tags),
-                    time_limit=spec.time_limit, answer_key=content.answer_key,
+                    time_limit=spec.time_limit, answer_key=content.answer_key, group=spec.group,
                 )
             )
         return tuple(questions)

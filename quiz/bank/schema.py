@@ -124,6 +124,8 @@ class QuestionSpec(_Strict):
     source: list[Annotated[Text, StringConstraints(max_length=2000)]] = []
     tags: list[Identifier] = []
     time_limit: Seconds | None = None
+    #: Questions of one group tell each other's answers: no attempt or session asks two of them.
+    group: Identifier | None = None
 
     @field_validator("source", mode="before")
     @classmethod

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 #: Fields every bank entry may have, whatever its kind.
 COMMON_FIELDS = frozenset(
-    {"id", "quiz", "kind", "difficulty", "prompt", "explanation", "source", "tags", "time_limit"}
+    {"id", "quiz", "kind", "difficulty", "prompt", "explanation", "source", "tags", "time_limit", "group"}
 )
 
 

@@ -350,7 +350,7 @@ def edit_question(slug: str):
               "edit the question and import it again.")
         return redirect(url_for(".question", slug=slug), 303)
     if request.method == "GET":
-        entry = revision_entry(question.slug, question.quiz.slug, question.current_revision)
+        entry = revision_entry(question.slug, question.quiz.slug, question.current_revision, question.group_name)
         form = QuestionForm(data=QuestionForm.data_from_entry(entry))
     else:
         form = QuestionForm()

@@ -28,15 +28,15 @@ def quiz(slug: str):
 
 def _render_quiz(quiz, form: StartAttemptForm, status: int = 200):
     player = current_player()
-    counts = play.difficulty_counts(db.session, quiz)
+    counts = play.question_counts(db.session, quiz)
     best = play.personal_best(db.session, quiz, player)
     return (
         render_template(
             "play/quiz.html",
             quiz=quiz,
             form=form,
-            counts=counts,
-            total=sum(counts.values()),
+            counts=counts.by_difficulty,
+            total=counts.total,
             unfinished=play.unfinished_attempt(db.session, player, quiz),
             best=best,
         ),

@@ -9,10 +9,12 @@ import re
 import pytest
 import sqlalchemy as sa
 
+from quiz.bank import load_bank
 from quiz.bank.exporter import export_document
 from quiz.bank.yamlfile import dump_yaml
 from quiz.extensions import db
 from quiz.models import Question, Quiz
+from quiz.paths import bundled_bank
 from tests.conftest import BUNDLED_QUESTIONS, REPO, csrf_token
 
 GET_PAGES = [
@@ -179,7 +181,7 @@ def test_an_uploaded_file_is_previewed(admin_client, bundled):
 def test_every_error_is_listed_with_its_line_and_column_and_nothing_is_imported(admin_client, bundled):
     # A wrong answer in the first question, a wrong difficulty in the second.
     text = edited_bank(bundled)
-    second = text.index("  - id: biopic")
+    second = text.index("  - id: star-role")
     broken = text[:second].replace("correct: Netflix", "correct: Netflixx") + text[second:].replace("difficulty: easy", "difficulty: simple", 1)
     response = preview(admin_client, broken)
     page = response.get_data(as_text=True)
@@ -304,7 +306,8 @@ def test_the_question_list_is_paginated(admin_client):
 
 def test_the_question_list_filters_and_keeps_its_filters_across_pages(admin_client):
     page = admin_client.get("/admin/questions?tag=film&difficulty=easy").get_data(as_text=True)
-    assert listed(page) == ["streaming-service", "biopic", "star-role", "star-name"]
+    easy_film = [q.slug for q in load_bank(bundled_bank()).questions if "film" in q.tags and q.difficulty == "easy"]
+    assert listed(page) == easy_film and len(easy_film) >= 2
     assert '<option selected value="film">film</option>' in page
     assert listed(admin_client.get("/admin/questions?retired=yes").get_data(as_text=True)) == []
     all_pages = admin_client.get("/admin/questions?retired=all&quiz=kiss-and-cry").get_data(as_text=True)

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from quiz import accounts, live, play, tokens
+from quiz import accounts, live, tokens
 from quiz.bank import load_bank
 from quiz.bank.importer import import_bank
 from quiz.extensions import db

@@ -22,13 +22,13 @@ import pytest
 import sqlalchemy as sa
 from axe_playwright_python.sync_playwright import Axe
 from flask import Flask
-from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response, expect, sync_playwright
 from werkzeug.serving import make_server
 
-from quiz import play
 from quiz.extensions import db
 from quiz.models import Attempt
-from tests.answers import turn_of
+from quiz.kinds import Submission
+from tests.answers import right_answer, turn_of, wrong_answer
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -238,3 +238,73 @@ def correct_numbers(bundled: Flask) -> Callable[[str], list[int]]:
             return [number for number, choice in enumerate(order, 1) if choice.is_correct]
 
     return correct_numbers
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What a question page asks, and a right and a wrong answer to it."""
+
+    kind: str
+    right: Submission
+    wrong: Submission
+    #: The choices' or items' texts as shown, in their on-screen order.
+    shown: list[str]
+
+    @property
+    def picks(self) -> bool:
+        return self.kind in ("single", "multi", "true_false", "poll")
+
+
+@pytest.fixture
+def expected(bundled: Flask) -> Callable[[str], Expected]:
+    """:class:`Expected` of the question page at ``url``, read from the database."""
+
+    def read(url: str) -> Expected:
+        match = _QUESTION_PATH.search(url.split("?")[0].split("#")[0])
+        assert match, f"not a question page: {url}"
+        with bundled.app_context():
+            attempt = db.session.scalar(sa.select(Attempt).where(Attempt.public_id == match["public_id"]))
+            assert attempt is not None
+            turn = turn_of(attempt, int(match["position"]))
+            return Expected(
+                turn.revision.kind, right_answer(turn.revision, turn.order), wrong_answer(turn.revision, turn.order),
+                [choice.text for choice in turn.order],
+            )
+
+    return read
+
+
+def give(page: Page, expected: Expected, answer: Submission, *, javascript: bool) -> None:
+    """Fill the question page's form with ``answer`` as a person on a phone does: tapping
+    choices, typing, and ordering with the selects (without JavaScript) or the keyboard."""
+    if answer.choices:
+        for number in answer.choices:
+            page.locator(f'label[for="choice-{number}"]').click()
+            expect(page.locator(f"#choice-{number}")).to_be_checked()
+    elif answer.order and javascript:
+        order_with_the_keyboard(page, [expected.shown[number - 1] for number in answer.order])
+    elif answer.order:
+        for place, number in enumerate(answer.order, 1):
+            page.locator(f"#place-{number}").select_option(str(place))
+    elif answer.number is not None:
+        page.locator('input[name="number"]').fill(answer.number)
+    else:
+        page.locator('input[name="text"]').fill(answer.text or "")
+
+
+def shown_items(page: Page) -> list[str]:
+    return [text.strip() for text in page.locator(".ordering-item .item-text").all_inner_texts()]
+
+
+def order_with_the_keyboard(page: Page, order: list[str]) -> None:
+    """Sort the list as a keyboard user would: focus an item's button, Alt+Up or Alt+Down
+    until it is in place."""
+    for place, text in enumerate(order):
+        while (at := shown_items(page).index(text)) != place:
+            item = page.locator(".ordering-item", has_text=text)
+            direction = "up" if at > place else "down"
+            item.get_by_role("button", name=f"Move “{text}” {direction}").focus()
+            page.keyboard.press("Alt+ArrowUp" if at > place else "Alt+ArrowDown")
+            # Each move is announced to screen readers.
+            expect(page.locator("[data-ordering-status]")).to_have_text(re.compile(rf"“{re.escape(text)}” is now"))
+    assert shown_items(page) == order

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from quiz import accounts
 from quiz.extensions import db
 from tests.admin.test_drafts import ARTICLE
+from tests.conftest import BUNDLED_QUESTIONS
 
 if TYPE_CHECKING:
     from tests.browser.conftest import Tab
@@ -123,7 +124,7 @@ def test_a_gift_file_is_added_to_a_quiz_through_the_preview(tab: Tab, admin: str
     page = tab.page
     log_in(tab, admin)
     tab.goto("/admin/")
-    expect(page.locator(".lead")).to_contain_text("37 questions in play")
+    expect(page.locator(".lead")).to_contain_text(f"{BUNDLED_QUESTIONS} questions in play")
     page.get_by_role("link", name="Add questions from another quiz tool").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Add questions from another quiz tool")
     tab.check("question file form")
@@ -137,7 +138,7 @@ def test_a_gift_file_is_added_to_a_quiz_through_the_preview(tab: Tab, admin: str
     tab.check("preview of read questions")
     page.get_by_role("button", name="Apply these changes").click()
     expect(page.get_by_role("status")).to_contain_text("Imported.")
-    expect(page.locator(".lead")).to_contain_text("38 questions in play")
+    expect(page.locator(".lead")).to_contain_text(f"{BUNDLED_QUESTIONS + 1} questions in play")
 
     # A broken file lists its problems with their lines.
     page.get_by_role("link", name="Add questions from another quiz tool").click()

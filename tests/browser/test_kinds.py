@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 import sqlalchemy as sa
 from flask import Flask
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from quiz import accounts
 from quiz.bank import load_bank
@@ -18,7 +18,7 @@ from quiz.bank.importer import import_bank
 from quiz.extensions import db
 from quiz.models import Attempt
 from tests.answers import right_answer, turn_of
-from tests.browser.conftest import PHONE, Tab
+from tests.browser.conftest import PHONE, Tab, order_with_the_keyboard, shown_items
 from tests.kinds.conftest import KIND_ORDER, KINDS_BANK
 
 PASSWORD = "a-long-password-1"
@@ -49,22 +49,6 @@ def oracle(bundled: Flask) -> Callable[[str], tuple[str, object, list[str]]]:
             return turn.revision.kind, right_answer(turn.revision, turn.order), right_order
 
     return read
-
-
-def shown_items(page: Page) -> list[str]:
-    return [text.strip() for text in page.locator(".ordering-item .item-text").all_inner_texts()]
-
-
-def order_with_the_keyboard(page: Page, right: list[str]) -> None:
-    """Sort the list as a keyboard user would: focus an item's button, Alt+Up until in place."""
-    for place, text in enumerate(right):
-        while shown_items(page).index(text) > place:
-            item = page.locator(".ordering-item", has_text=text)
-            item.get_by_role("button", name=f"Move “{text}” up").focus()
-            page.keyboard.press("Alt+ArrowUp")
-            # Each move is announced to screen readers.
-            expect(page.locator("[data-ordering-status]")).to_have_text(re.compile(rf"“{re.escape(text)}” is now"))
-    assert shown_items(page) == right
 
 
 def play_solo(tab: Tab, oracle, *, javascript: bool) -> None:

@@ -394,7 +394,7 @@ def test_a_whole_host_paced_game(bundled, host):
     ]
     answers = parse_csv(host.get(f"/host/sessions/{session_id}/answers.csv"))
     assert answers[0] == ["student", "question_number", "question_id", "question", "answer", "correct", "points", "seconds"]
-    assert [row[2] for row in answers[1:3]] == ["streaming-service", "biopic"]
+    assert [row[2] for row in answers[1:3]] == ["streaming-service", "star-role"]
     graded = [row for row in answers[1:] if row[5] in ("yes", "no")]
     assert len(graded) == 5 and all(re.fullmatch(r"\d+\.\d", row[7]) for row in graded)
     picked = [(row[0], row[1], row[4], row[5], row[6]) for row in answers[1:]]

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import html as html_lib
 import re
 
 import markupsafe
 import pytest
 import sqlalchemy as sa
 
-from quiz.extensions import csrf, db
-from quiz.models import Answer, Attempt, Choice, Player, QuestionRevision
+from quiz.extensions import db
+from quiz.models import Answer, Attempt, Player, QuestionRevision
 from tests.conftest import csrf_token
 from tests.answers import form_fields, right_answer, turn_of
 from tests.web.helpers import (

@@ -37,11 +37,11 @@ def list_quizzes():
 @api.operation("GET", "/quizzes/{quiz_id}", summary="Get a quiz", tag="quizzes", response=schemas.QuizDetail)
 def get_quiz(quiz_id: str):
     quiz = quiz_or_404(quiz_id)
-    counts = play.difficulty_counts(db.session, quiz)
-    summary = present.quiz_summary(quiz, sum(counts.values()))
+    counts = play.question_counts(db.session, quiz)
+    summary = present.quiz_summary(quiz, counts.total)
     return schemas.QuizDetail(
         **dict(summary),
-        difficulties=schemas.DifficultyCounts(**{level: counts.get(level, 0) for level in ("easy", "medium", "hard")}),
+        difficulties=schemas.DifficultyCounts(**{level: counts.by_difficulty.get(level, 0) for level in ("easy", "medium", "hard")}),
         time_limit=quiz.time_limit,
     )
 

@@ -107,7 +107,9 @@ class QuizSummary(_Out):
     id: str = Field(description="The quiz's id, as in the bank file.")
     title: str
     description: str
-    question_count: int = Field(description="Questions in play.")
+    question_count: int = Field(
+        description="How many questions an attempt on all of them asks (questions of a group are never asked together)."
+    )
     questions_per_attempt: int = Field(description="The length of a standard attempt.")
     article: ArticleRef
 
@@ -125,7 +127,7 @@ class DifficultyCounts(_Out):
 
 
 class QuizDetail(QuizSummary):
-    """One quiz, with how many questions it has at each difficulty."""
+    """One quiz, with how many questions an attempt of each difficulty asks."""
 
     difficulties: DifficultyCounts
     time_limit: int = Field(description="Default seconds per question in classroom sessions.")
