@@ -2,7 +2,8 @@
 
 For each article file given (by default the bundled article and every file in
 bench/articles/), prints its words, the time to draft its questions (the best of five runs),
-the questions drafted and the questions per 1,000 words; then the same for all of them
+the questions drafted, how many a drafted bank keeps (those that give none of the others
+away, as ``quiz lint`` checks) and the questions per 1,000 words; then the same for all of them
 joined into one long text, the size the time bound is about (1,500 words within 2 s).
 
 Then, with no files given or with ``--scaling``, the time against length: texts of about
@@ -34,7 +35,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from quiz.generator import generate_questions, read_article  # noqa: E402
+from quiz.generator import draft_bank, generate_questions, read_article  # noqa: E402
 
 RUNS = 5
 #: The lengths of the scaling table: (label, size), a size in words or in bytes of UTF-8.
@@ -64,7 +65,9 @@ def measure(text: str, runs: int = RUNS, budget: float | None = None) -> tuple[f
 def row(name: str, text: str) -> str:
     words = len(text.split())
     seconds, count = measure(text)
-    return f"| {name} | {words:,} | {seconds * 1000:.0f} ms | {count} | {count * 1000 / words:.1f} |"
+    # What a drafted bank keeps of them: none that gives another away (quiz lint).
+    kept = len(draft_bank(text, title=name, article_id="article", quiz_id="quiz")["questions"])
+    return f"| {name} | {words:,} | {seconds * 1000:.0f} ms | {count} | {kept} | {count * 1000 / words:.1f} |"
 
 
 def renamed(text: str, copy: int) -> str:
@@ -114,8 +117,8 @@ def scaling(texts: list[str]) -> None:
 def main(paths: list[Path], *, per_article: bool = True, scale: bool = False) -> None:
     texts = []
     if per_article:
-        print("| article | words | time | questions | per 1,000 words |")
-        print("| --- | --- | --- | --- | --- |")
+        print("| article | words | time | questions | kept in the draft | per 1,000 words |")
+        print("| --- | --- | --- | --- | --- | --- |")
     for path in paths:
         _, text = read_article(path.read_bytes(), str(path))
         texts.append(text)

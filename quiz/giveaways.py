@@ -13,8 +13,10 @@ in "it had spread to her lungs").
 
 from __future__ import annotations
 
-import difflib
+import functools
+import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,8 +26,9 @@ from quiz.kinds import KINDS
 
 _LEADING = re.compile(r"^(?:the|a|an|her|his|their|its|our|your)\s+")
 _EDGE = " .,;:!?\"'()[]"
-#: Prompts this alike (difflib's ratio, folded) are reported as near duplicates.
-SIMILAR_PROMPTS = 0.85
+#: Prompts this alike (the share of their words they have in common) are reported as near
+#: duplicates.
+SIMILAR_PROMPTS = 0.75
 
 
 def folded(text: str) -> str:
@@ -43,6 +46,7 @@ def answer_cores(kind: str, choices: Sequence[Any], answer_key: dict | None) -> 
     return cores
 
 
+@functools.lru_cache(maxsize=4096)
 def _pattern(core: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, core.split())) + r"(?!\w)")
 
@@ -126,37 +130,48 @@ def lint(bank: Any) -> list[Finding]:
                         "answer-in-quiz", ("quizzes", quiz_number, field), f"quizzes[{quiz_number}] ({quiz.slug})",
                         f"the quiz's {field} gives away {name[question.slug]}: “{core}”", question.slug,
                     ))
-        for reader in questions:
+        answers = _AnswerIndex(questions, cores)
+        overlaps = _overlapping_quotes(questions)
+        for reader_number, reader in enumerate(questions):
             here = ("questions", index[reader.slug])
-            findings += _overlapping_quotes(reader, questions, name, here)
+            findings += [
+                Finding("answer-in-question", (*here, "source", quote_number), name[reader.slug],
+                        f"its quote overlaps the source of {name[owner.slug]}", owner.slug)
+                for quote_number, owner in overlaps.get(reader_number, [])
+            ]
             for field, texts in _shown_before_answering(reader) + _shown_after_answering(reader):
-                for owner in questions:
+                for owner, core in answers.mentioned_in(texts):
                     if owner is reader or _grouped(owner, reader):
                         continue
-                    for core in _mentions_in(texts, cores[owner.slug]):
-                        findings.append(Finding(
-                            "answer-in-question", (*here, *field), name[reader.slug],
-                            f"its {_field_name(field)} {_verb(field)} away {name[owner.slug]}: “{core}”", owner.slug,
-                        ))
+                    findings.append(Finding(
+                        "answer-in-question", (*here, *field), name[reader.slug],
+                        f"its {_field_name(field)} {_verb(field)} away {name[owner.slug]}: “{core}”", owner.slug,
+                    ))
         findings += _outliers(questions, name, index)
         findings += _duplicates(questions, name, index)
     return findings
 
 
-def _overlapping_quotes(reader, questions, name, here) -> list[Finding]:
-    """A quote that shares words with another question's: feedback shows it whole, and with it
-    part of the passage that proves the other's answer."""
-    findings = []
-    for number, quote in enumerate(reader.quotes):
-        for owner in questions:
-            if owner is not reader and not _grouped(owner, reader) and any(
-                quote.span_start < other.span_end and other.span_start < quote.span_end for other in owner.quotes
-            ):
-                findings.append(Finding(
-                    "answer-in-question", (*here, "source", number), name[reader.slug],
-                    f"its quote overlaps the source of {name[owner.slug]}", owner.slug,
-                ))
-    return findings
+def _overlapping_quotes(questions) -> dict[int, list[tuple[int, Any]]]:
+    """For each question (by number), its quotes that share words with another question's, as
+    (quote's number, the other question): feedback shows a quote whole, and with it part of
+    the passage that proves the other's answer. Quotes are swept in article order, so that
+    each is compared only with those that start before it ends."""
+    quotes = sorted(
+        (quote.span_start, quote.span_end, number, quote_number)
+        for number, question in enumerate(questions) for quote_number, quote in enumerate(question.quotes)
+    )
+    pairs: set[tuple[int, int, int]] = set()
+    for at, (start, end, number, quote_number) in enumerate(quotes):
+        for other_start, other_end, other, other_quote in quotes[at + 1:]:
+            if other_start >= end:
+                break
+            if other != number and not _grouped(questions[number], questions[other]):
+                pairs.update({(number, quote_number, other), (other, other_quote, number)})
+    found: dict[int, list[tuple[int, Any]]] = {}
+    for number, quote_number, other in sorted(pairs):
+        found.setdefault(number, []).append((quote_number, questions[other]))
+    return found
 
 
 def _grouped(one, other) -> bool:
@@ -177,11 +192,29 @@ def _shown_after_answering(question) -> list[tuple[tuple, list[str]]]:
     ]
 
 
-def _mentions_in(texts: list[str], cores: list[str]) -> list[str]:
-    found: list[str] = []
-    for text in texts:
-        found += [core for core in mentioned(text, cores) if core not in found]
-    return found
+class _AnswerIndex:
+    """Every answer phrase of a quiz, found by its first word: a text can only mention the
+    phrases whose first word it holds, so each text is searched for those alone rather than
+    for every phrase of the quiz (drafted quizzes have hundreds)."""
+
+    def __init__(self, questions, cores: dict[str, list[str]]):
+        self._by_word: dict[str, list[tuple[int, int, Any, str]]] = {}
+        for owner_number, owner in enumerate(questions):
+            for core_number, core in enumerate(cores[owner.slug]):
+                first = re.search(r"\w+", core)
+                if first:
+                    self._by_word.setdefault(first.group(), []).append((owner_number, core_number, owner, core))
+
+    def mentioned_in(self, texts: list[str]) -> list[tuple[Any, str]]:
+        """(question, phrase) for each answer phrase ``texts`` mention, in bank order."""
+        found = {}
+        for text in texts:
+            text = folded(text)
+            for word in set(re.findall(r"\w+", text)):
+                for owner_number, core_number, owner, core in self._by_word.get(word, ()):
+                    if (owner_number, core_number) not in found and _pattern(core).search(text):
+                        found[owner_number, core_number] = (owner, core)
+        return [found[key] for key in sorted(found)]
 
 
 def _field_name(field: tuple) -> str:
@@ -222,16 +255,27 @@ def _word_pairs(text: str) -> set[tuple[str, str]]:
 
 
 def _duplicates(questions, name, index) -> list[Finding]:
+    """Prompts with nearly the same words. Prefix filtering keeps it from comparing every pair
+    (drafted quizzes have hundreds of prompts): with the words of each prompt ranked rarest
+    first, two prompts this alike must share one of their first few words."""
     findings = []
+    prompts = [folded(question.prompt) for question in questions]
+    words = [frozenset(re.findall(r"\w+", prompt)) for prompt in prompts]
+    frequency = Counter(word for prompt_words in words for word in prompt_words)
+    having: dict[str, list[int]] = {}
     for later_number, later in enumerate(questions):
-        for earlier in questions[:later_number]:
-            if _grouped(earlier, later):
-                continue
-            ratio = difflib.SequenceMatcher(None, folded(earlier.prompt), folded(later.prompt)).ratio()
-            if ratio >= SIMILAR_PROMPTS:
+        ranked = sorted(words[later_number], key=lambda word: (frequency[word], word))
+        prefix = ranked[: len(ranked) - math.ceil(SIMILAR_PROMPTS * len(ranked)) + 1]
+        for earlier_number in sorted({number for word in prefix for number in having.get(word, ())}):
+            earlier = questions[earlier_number]
+            shared = len(words[earlier_number] & words[later_number]) / len(words[earlier_number] | words[later_number])
+            if shared >= SIMILAR_PROMPTS and not _grouped(earlier, later):
+                same = prompts[earlier_number] == prompts[later_number]
                 findings.append(Finding(
                     "duplicate-prompt", ("questions", index[later.slug], "prompt"), name[later.slug],
-                    f"its prompt is {'the same as' if ratio == 1 else 'nearly that of'} {name[earlier.slug]}",
+                    f"its prompt is {'the same as' if same else 'nearly that of'} {name[earlier.slug]}",
                     earlier.slug,
                 ))
+        for word in prefix:
+            having.setdefault(word, []).append(later_number)
     return findings

@@ -119,13 +119,15 @@ class QuestionCounts:
 
 def question_counts(session: so.Session, quiz: Quiz) -> QuestionCounts:
     active = (
-        sa.select(QuestionRevision.difficulty, _ASKED_TOGETHER)
-        .join(Question, Question.current_revision_id == QuestionRevision.id)
+        sa.select(_ASKED_TOGETHER)
+        .join(QuestionRevision, Question.current_revision_id == QuestionRevision.id)
         .where(Question.quiz_id == quiz.id, Question.retired_at.is_(None))
     )
-    total = session.execute(active).one()[1]
-    by_difficulty = session.execute(active.group_by(QuestionRevision.difficulty)).all()
-    return QuestionCounts(total, dict(by_difficulty))
+    total = session.scalar(active)
+    by_difficulty = session.execute(
+        active.add_columns(QuestionRevision.difficulty).group_by(QuestionRevision.difficulty)
+    ).all()
+    return QuestionCounts(total, {difficulty: count for count, difficulty in by_difficulty})
 
 
 # Attempts ------------------------------------------------------------------------------------

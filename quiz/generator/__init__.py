@@ -14,11 +14,15 @@ article (:meth:`~quiz.generator.facts.Article.derived`) or in :mod:`~quiz.genera
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from quiz import giveaways
 from quiz.bank.errors import BankError, BankInvalid
-from quiz.generator.drafting import generate_questions
+from quiz.bank.loader import parse_bank
+from quiz.bank.yamlfile import dump_yaml
+from quiz.generator.drafting import drafted_entries, generate_questions
 from quiz.generator.markdown import plain_text, split_title
 
 __all__ = ["draft_bank", "generate_questions", "plain_text", "read_article", "split_title"]
@@ -60,11 +64,42 @@ def draft_bank(
     """A complete bank document: the article, one quiz and the drafted questions, ready for
     :func:`quiz.bank.yamlfile.dump_yaml` and for review. ``text`` is the article's plain text
     (:func:`read_article`'s), kept as it is: reducing it again could change it (an escaped
-    ``\\*`` would lose its star the second time)."""
-    questions = generate_questions(text, max_questions=max_questions, other_texts=other_texts)
-    return {
-        "version": 1,
-        "articles": [{"id": article_id, "title": title, "text": text}],
-        "quizzes": [{"id": quiz_id, "title": title, "article": article_id}],
-        "questions": [{"id": entry["id"], "quiz": quiz_id, **entry} for entry in questions],
-    }
+    ``\\*`` would lose its star the second time). No draft gives another away: the document
+    passes ``quiz lint`` (see :func:`without_giveaways`)."""
+
+    def document(questions: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "articles": [{"id": article_id, "title": title, "text": text}],
+            "quizzes": [{"id": quiz_id, "title": title, "article": article_id}],
+            "questions": [{"id": entry["id"], "quiz": quiz_id, **entry} for entry in questions],
+        }
+
+    return document(drafted_entries(
+        text, max_questions=max_questions, other_texts=other_texts,
+        acceptable=lambda entries: without_giveaways(document(entries)),
+    ))
+
+
+def without_giveaways(document: dict[str, Any]) -> set[str]:
+    """The ids of the drafts in ``document`` to keep so that ``quiz lint`` finds nothing: until
+    no finding is left, the draft named in the most findings goes (the later one on a tie). A
+    finding names one draft or two, so dropping drafts never makes new ones."""
+    ids = [entry["id"] for entry in document["questions"]]
+    try:
+        findings = giveaways.lint(parse_bank(dump_yaml(document).encode(), "draft", base_dir=None)) if ids else []
+    except BankInvalid:
+        return set(ids)  # an article no bank may hold: importing the draft says why
+    # A finding is placed in the draft it is about (``questions``, its number, ...) or in the quiz.
+    left = [
+        {slug for slug in (ids[finding.loc[1]] if finding.loc[0] == "questions" else None, finding.other) if slug}
+        for finding in findings
+    ]
+    order = {slug: number for number, slug in enumerate(ids)}
+    dropped: set[str] = set()
+    while left:
+        blamed = Counter(slug for involved in left for slug in involved)
+        worst = max(blamed, key=lambda slug: (blamed[slug], order[slug]))
+        dropped.add(worst)
+        left = [involved for involved in left if worst not in involved]
+    return set(ids) - dropped

@@ -6,7 +6,7 @@ import functools
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,18 +95,37 @@ def generate_questions(
     source, tagged ``generated`` and with its fact's kind. ``other_texts`` are other articles
     whose facts may serve as wrong choices. The same input always gives the same output.
     """
-    article, outcomes = draft_outcomes(plain_text(text), other_texts=other_texts)
-    kept = _selected([outcome.candidate for outcome in outcomes if outcome.candidate and not outcome.reasons], max_questions)
-    entries = []
+    return drafted_entries(plain_text(text), max_questions=max_questions, other_texts=other_texts)
+
+
+def drafted_entries(
+    plain: str,
+    *,
+    max_questions: int | None = None,
+    other_texts: Sequence[str] = (),
+    acceptable: Callable[[list[dict[str, Any]]], set[str]] | None = None,
+) -> list[dict[str, Any]]:
+    """:func:`generate_questions` on a text already reduced to plain text, taken as it is.
+
+    ``acceptable``, given every entry, says which (by id) may stay; the best ``max_questions``
+    are then taken from those."""
+    article, outcomes = draft_outcomes(plain, other_texts=other_texts)
+    kept = _selected([outcome.candidate for outcome in outcomes if outcome.candidate and not outcome.reasons])
+    if acceptable is not None:
+        trial = _entries(kept, article)
+        allowed = acceptable(trial)
+        kept = [candidate for candidate, entry in zip(kept, trial) if entry["id"] in allowed]
+    return _entries(_best(kept, max_questions), article)
+
+
+def _entries(candidates: list[Candidate], article: Article) -> list[dict[str, Any]]:
     used: set[str] = set()
-    for candidate in kept:
-        entries.append(_entry(candidate, article, used))
-    return entries
+    return [_entry(candidate, article, used) for candidate in candidates]
 
 
-def _selected(candidates: list[Candidate], max_questions: int | None) -> list[Candidate]:
+def _selected(candidates: list[Candidate]) -> list[Candidate]:
     """One question per value (however it is written: "July 14, 2015" and "the 14th of July
-    2015" are one), a few per sentence, then the best ``max_questions`` in article order."""
+    2015" are one), a few per sentence."""
     per_sentence: dict[int, int] = {}
     answers: set[object] = set()
     kept = []
@@ -118,11 +137,16 @@ def _selected(candidates: list[Candidate], max_questions: int | None) -> list[Ca
         answers.update(keys)
         per_sentence[fact.sentence] = per_sentence.get(fact.sentence, 0) + 1
         kept.append(candidate)
-    if max_questions is not None and len(kept) > max_questions:
-        ranked = sorted(kept, key=lambda candidate: (-_worth(candidate), candidate.draft.fact.start))
-        chosen = {id(candidate) for candidate in ranked[:max_questions]}
-        kept = [candidate for candidate in kept if id(candidate) in chosen]
     return kept
+
+
+def _best(kept: list[Candidate], max_questions: int | None) -> list[Candidate]:
+    """The best ``max_questions`` of ``kept``, in article order."""
+    if max_questions is None or len(kept) <= max_questions:
+        return kept
+    ranked = sorted(kept, key=lambda candidate: (-_worth(candidate), candidate.draft.fact.start))
+    chosen = {id(candidate) for candidate in ranked[:max_questions]}
+    return [candidate for candidate in kept if id(candidate) in chosen]
 
 
 def _worth(candidate: Candidate) -> float:
