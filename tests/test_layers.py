@@ -4,6 +4,8 @@ reaches up into the web face or the request."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "quiz"
@@ -73,3 +75,23 @@ def test_the_domain_never_reads_the_request_or_imports_the_web():
         if module.startswith(DOMAIN):
             assert not {name for name in imported if name.startswith("quiz.web")}, module
             assert "flask.request" not in imported and "flask.g" not in imported and "flask.session" not in imported, module
+
+
+def test_the_file_commands_load_neither_the_web_app_nor_the_database_layer(tmp_path):
+    # What keeps `quiz check` and `quiz generate` quick to start: bench/startup.py times them.
+    script = (
+        "import sys\n"
+        "from quiz.cli import main\n"
+        f"main(['check', {str(PACKAGE.parent / 'questions.yaml')!r}], standalone_mode=False)\n"
+        f"main(['lint', {str(PACKAGE.parent / 'questions.yaml')!r}], standalone_mode=False)\n"
+        f"main(['generate', {str(PACKAGE.parent / 'articles' / 'kiss-and-cry.txt')!r},"
+        f" '--out', {str(tmp_path / 'draft.yaml')!r}], standalone_mode=False)\n"
+        "print('\\n'.join(sorted(sys.modules)))\n"
+    )
+    finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert finished.returncode == 0, finished.stderr
+    loaded = set(finished.stdout.split())
+    assert (tmp_path / "draft.yaml").exists() and "quiz.commands.files" in loaded
+    heavy = {"quiz.app", "quiz.web", "quiz.models", "quiz.formats", "sqlalchemy", "flask_sqlalchemy", "flask_migrate",
+             "alembic", "openpyxl"}
+    assert loaded.isdisjoint(heavy), loaded & heavy

@@ -160,11 +160,12 @@ def parse_bank(
 ) -> Bank:
     """Check a bank given as bytes. Without ``base_dir``, articles must be inline."""
     with gc_paused():
-        return _parse_bank(raw, file, base_dir=base_dir, max_bytes=max_bytes)
+        return bank_from_document(parse_yaml(raw, file, max_bytes=max_bytes), base_dir=base_dir, max_bytes=max_bytes)
 
 
-def _parse_bank(raw: bytes, file: str, *, base_dir: Path | None, max_bytes: int) -> Bank:
-    document = parse_yaml(raw, file, max_bytes=max_bytes)
+def bank_from_document(document: Document, *, base_dir: Path | None, max_bytes: int = MAX_BANK_BYTES) -> Bank:
+    """Check a bank already parsed, or built in Python (without positions: its errors say
+    line 0); the generator checks its drafts so without writing them out and reading them back."""
     data = document.data
     # Entries are checked one by one so that the cross-entry checks below still run on every
     # entry that is well-formed, and a single run reports all problems.

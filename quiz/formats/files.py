@@ -1,10 +1,7 @@
-"""Format files on disk, for the command line: reading one as a bank document, writing one whole."""
+"""Format files on disk, for the command line: reading one as a bank document."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,21 +24,3 @@ def read_document(path: Path, source: Format, *, quiz: str | None = None) -> dic
     except OSError as exc:
         raise BankInvalid([BankError(str(path), 1, 1, "", f"cannot read file: {exc.strerror}")]) from None
     return questions_document(source.read(data, str(path)), quiz)
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that the file is never seen half-written: into a temporary
-    file beside it, then renamed over it."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-        # mkstemp makes the file private; the result gets the permissions of any new file.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise

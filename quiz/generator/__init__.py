@@ -20,8 +20,8 @@ from typing import Any
 
 from quiz import giveaways
 from quiz.bank.errors import BankError, BankInvalid
-from quiz.bank.loader import parse_bank
-from quiz.bank.yamlfile import dump_yaml
+from quiz.bank.loader import bank_from_document
+from quiz.bank.yamlfile import Document
 from quiz.generator.drafting import drafted_entries, generate_questions
 from quiz.generator.markdown import plain_text, split_title
 
@@ -87,7 +87,7 @@ def without_giveaways(document: dict[str, Any]) -> set[str]:
     finding names one draft or two, so dropping drafts never makes new ones."""
     ids = [entry["id"] for entry in document["questions"]]
     try:
-        findings = giveaways.lint(parse_bank(dump_yaml(document).encode(), "draft", base_dir=None)) if ids else []
+        findings = giveaways.lint(bank_from_document(Document("draft", document), base_dir=None)) if ids else []
     except BankInvalid:
         return set(ids)  # an article no bank may hold: importing the draft says why
     # A finding is placed in the draft it is about (``questions``, its number, ...) or in the quiz.
