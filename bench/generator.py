@@ -1,14 +1,14 @@
 """Question generator benchmark: time and yield per article, and time against length.
 
-For each article file given (by default the bundled article and every file in
-bench/articles/), prints its words, the time to draft its questions (the best of five runs),
+For each article file given (by default the bundled article and every article of
+bench/articles/, both sets), prints its words, the time to draft its questions (the best of five runs),
 the questions drafted, how many a drafted bank keeps (those that give none of the others
 away, as ``quiz lint`` checks) and the questions per 1,000 words; then the same for all of them
 joined into one long text, the size the time bound is about (1,500 words within 2 s).
 
 Then, with no files given or with ``--scaling``, the time against length: texts of about
 1,500 words, 16 KiB, 64 KiB, 320 KiB and 1 MiB (``quiz generate`` takes up to 2 MiB) made
-from the articles in bench/articles/, joined and repeated until they are long enough. Drafting
+from the articles of bench/articles/, joined and repeated until they are long enough. Drafting
 time should grow as the text does: a text twice as long takes about twice as long, not four
 times. Each size is drafted twice over: the articles repeated as they are (the same values
 again, so the questions stop growing) and repeated with their names changed in each copy
@@ -19,7 +19,7 @@ the second (``<!-- https://... -->``); the Markdown reduction drops comments, so
 part of the text the questions come from.
 
     .venv/bin/python bench/generator.py
-    .venv/bin/python bench/generator.py bench/articles/cisco-acacia.txt
+    .venv/bin/python bench/generator.py bench/articles/dev/actor-doris-day-dies-at-97.txt
     .venv/bin/python bench/generator.py --scaling
 """
 
@@ -129,14 +129,14 @@ def main(paths: list[Path], *, per_article: bool = True, scale: bool = False) ->
     if scale:
         if per_article:
             print()
-        bench_articles = sorted((REPO / "bench" / "articles").glob("*.txt"))
+        bench_articles = sorted((REPO / "bench" / "articles").glob("*/*.txt"))
         scaling([read_article(path.read_bytes(), str(path))[1] for path in bench_articles])
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("articles", nargs="*", type=Path, help="article files (default: the bundled article and bench/articles/)")
+    parser.add_argument("articles", nargs="*", type=Path, help="article files (default: the bundled article and those of bench/articles/)")
     parser.add_argument("--scaling", action="store_true", help="only the time against length")
     args = parser.parse_args()
-    default = [REPO / "articles" / "kiss-and-cry.txt", *sorted((REPO / "bench" / "articles").glob("*.txt"))]
+    default = [REPO / "articles" / "kiss-and-cry.txt", *sorted((REPO / "bench" / "articles").glob("*/*.txt"))]
     main(args.articles or default, per_article=not args.scaling, scale=args.scaling or not args.articles)

@@ -20,6 +20,7 @@ people known to be of it are offered.
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -27,9 +28,10 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from quiz.quotes import fold
-from quiz.generator.entities import ORGANISATION, Entity
+from quiz.generator.entities import ORGANISATION, PLACE, Entity
 from quiz.generator.facts import FACT_KINDS, Article, Fact, Form, counted_noun
 from quiz.generator.numbers import ClockForm, DateForm, NumberForm
+from quiz.generator.places import known_place
 
 CHOICES = 4
 
@@ -37,7 +39,9 @@ CHOICES = 4
 _YEAR_SPREAD = {"year": 20, "age": 30, "date": 10}
 _RATIO_SPREAD = Decimal(10)
 _STEPS = (1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 7, -7, 8, -8)
-_FACTORS = tuple(Decimal(factor) for factor in ("0.5", "1.5", "2", "0.75", "3", "1.25", "0.6", "2.5", "0.4", "4"))
+#: How a large number is changed: by no simple ratio, so that the answer is not the one value
+#: that halves or doubles into the others (415 beside 830, 622 and 519).
+_FACTORS = tuple(Decimal(factor) for factor in ("0.72", "1.28", "0.56", "1.61", "0.83", "1.19", "0.45", "2.1", "1.43", "0.64"))
 _CLOCK_STEPS = (83, -83, 166, -166, 249, -249, 332, -332, 415, -415)
 #: The values a duration of each unit is usually given in.
 COMMON_DURATIONS = {
@@ -234,10 +238,54 @@ def _rounded_like(value: Decimal, answer: Decimal, decimals: int) -> Decimal:
     return (value / step).quantize(Decimal(1)) * step
 
 
+#: Words before a year or date that put it ahead of the article's time ("to be done by 2025").
+_AHEAD = re.compile(
+    r"\b(?:by|until|till|will|would|to be|due|planned|plans?|expected|scheduled|set to|next|upcoming|future|forecasts?)\b"
+)
+
+
+def _latest_year(article: Article) -> int | None:
+    """The latest year the article names (its dateline's, as a rule): when the story was written."""
+    years = [_year_of(fact.form) for fact in article.facts if fact.kind in ("year", "date")]
+    return max((year for year in years if year is not None), default=None)
+
+
+def _year_of(form: Form | None) -> int | None:
+    if isinstance(form, DateForm):
+        return form.year
+    if isinstance(form, NumberForm):
+        return int(form.value)
+    return None
+
+
+def _within_the_story(fact: Fact, article: Article) -> Callable[[Candidate], bool]:
+    """Whether a year or date is no later than the article's own time (the latest year it names),
+    for a fact the article tells as past ("joined in 2019", in a story of 2020, has no "2021"
+    beside it). A fact told as ahead ("by 2025", "will ...") may take later values."""
+    latest = article.derived(_latest_year)
+    answer_year = _year_of(fact.form)
+    sentence = article.sentences[fact.sentence]
+    before = article.text[sentence.start : fact.start]
+    if latest is None or answer_year is None or answer_year > latest or _AHEAD.search(before[-60:].lower()):
+        return lambda candidate: True
+    # An answer in the latest year named may be a year before the story's own (undated stories
+    # name no year of their own): one year more, so that it is not always the latest choice.
+    if answer_year == latest:
+        latest += 1
+
+    def within(candidate: Candidate) -> bool:
+        if isinstance(fact.form, DateForm):
+            return candidate.value is None or dt.date.fromordinal(int(candidate.value)).year <= latest
+        return candidate.value is None or candidate.value <= latest
+
+    return within
+
+
 def _numeric_choices(fact: Fact, article: Article, lenders: Lenders, seed: int, fits: Fits) -> list[str]:
     answer_form = fact.form
     assert answer_form is not None
     answer_value = _value(answer_form)
+    in_time = _within_the_story(fact, article) if fact.kind in ("year", "date") else (lambda candidate: True)
     # Another count is a choice only when it counts the same things: 12 horses are no number
     # of firefighters.
     key = _lending_key(fact.kind, answer_form, counted_noun(article, fact))
@@ -263,7 +311,7 @@ def _numeric_choices(fact: Fact, article: Article, lenders: Lenders, seed: int, 
                 return
             if real_decimals and re.search(r"\.0+(?!\d)", candidate.text):
                 continue
-            if candidate not in chosen and fits(candidate.text) and distinct(candidate.text, texts):
+            if candidate not in chosen and in_time(candidate) and fits(candidate.text) and distinct(candidate.text, texts):
                 chosen.append(candidate)
                 texts.append(candidate.text)
                 count -= 1
@@ -336,7 +384,22 @@ def _name_choices(
     words = len(fact.text.split())
     answer = article.entity(fact.entity)
     sort = _sort(answer) if answer is not None else None
+    # A country or state is offered only among its like, each once however it is written
+    # ("U.S." and "United States" are one choice).
+    known = known_place(answer.name) if fact.kind == PLACE and answer is not None else None
+    places = {known.name} if known is not None else set()
     chosen: list[str] = []
+
+    def offer(text: str) -> None:
+        if known is not None:
+            other = known_place(text)
+            if other is None or other.sort != known.sort or other.name in places:
+                return
+        if fits(text) and distinct(text, [fact.text, *chosen]):
+            chosen.append(text)
+            if known is not None:
+                places.add(known_place(text).name)  # type: ignore[union-attr]
+
     for lendable in _lendables(article, lenders):
         if len(chosen) == CHOICES - 1:
             break
@@ -345,9 +408,12 @@ def _name_choices(
                 break
             if pool is article and entity.name == fact.entity:
                 continue
-            text = _name_form(forms, words)
-            if fits(text) and distinct(text, [fact.text, *chosen]):
-                chosen.append(text)
+            offer(_name_form(forms, words))
+    # Few articles name enough countries or states: the gazetteer lends their like.
+    for text in known.alike if known is not None else ():
+        if len(chosen) == CHOICES - 1:
+            break
+        offer(text)
     position = seed % (len(chosen) + 1)
     return [*chosen[:position], fact.text, *chosen[position:]]
 

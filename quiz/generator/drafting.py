@@ -38,7 +38,17 @@ class Outcome:
 def draft_outcomes(text: str, *, other_texts: Sequence[str] = ()) -> tuple[Article, list[Outcome]]:
     """Every fact of the (already plain) ``text`` with its checked question or the reasons it has none."""
     article = analyse(text)
-    others = distractors.Lenders(analyse(plain_text(other)) for other in other_texts)
+    return article, _outcomes(article, _lenders(other_texts))
+
+
+def _lenders(other_texts: Sequence[str]) -> distractors.Lenders:
+    return distractors.Lenders(analyse(plain_text(other)) for other in other_texts)
+
+
+def _outcomes(article: Article, others: distractors.Lenders, avoid: frozenset[str] = frozenset()) -> list[Outcome]:
+    """:func:`draft_outcomes` of an analysed article; ``avoid`` holds answers (folded) offered
+    as no question's wrong choice."""
+    text = article.text
     outcomes = []
     # The answer's place among the choices is spread over every place rather than left to
     # chance: each question takes, of the arrangements its values allow ("two" has no two
@@ -50,7 +60,7 @@ def draft_outcomes(text: str, *, other_texts: Sequence[str] = ()) -> tuple[Artic
         if draft is None:
             outcomes.append(Outcome(None, fact.text, fact.kind, fact.sentence, ("template: no prompt stands alone",)))
             continue
-        fits, known_gender = _fits(draft), told_gender(draft) is not None
+        fits, known_gender = _fits(draft, avoid), told_gender(draft) is not None
         least = min(places[place] for place in range(distractors.CHOICES))
         choices: list[str] = []
         for turn in range(distractors.CHOICES):
@@ -65,20 +75,42 @@ def draft_outcomes(text: str, *, other_texts: Sequence[str] = ()) -> tuple[Artic
         if not reasons:
             places[choices.index(draft.answer)] += 1
             seed += 1
-    return article, outcomes
+    return outcomes
 
 
-def _fits(draft: Draft):
+#: Words many names share, which say nothing about which one is meant.
+_GENERIC_NAME_WORDS = frozenset(
+    "party committee company group council association university college court department ministry agency "
+    "office commission institute bank city county state republic united national international news".split()
+)
+
+
+def _fits(draft: Draft, avoid: frozenset[str] = frozenset()):
     """Whether a distractor reads as well as the answer in the blank (same "a"/"an", same
     capitals) and is not named in the prompt itself."""
     article_word = re.search(r"\b(a|an)\s*$", draft.before, re.IGNORECASE)
     capital = draft.answer[:1].isupper()
 
     prompt = fold(draft.prompt).casefold()
+    prompt_words = set(re.findall(r"[^\W_]+", prompt))
+    numeric = FACT_KINDS[draft.fact.kind].numeric
+    counted = draft.fact.kind in ("quantity", "duration", "age", "year")
+
+    own = fold(draft.answer).casefold()
 
     def fits(text: str) -> bool:
-        if distractors.contains_words(prompt, fold(text).casefold()):
+        folded = fold(text).casefold()
+        if distractors.contains_words(prompt, folded):
             return False  # a choice the prompt names is plainly not the answer
+        if any(answer != own and distractors.contains_words(folded, answer) for answer in avoid):
+            return False  # another question's answer, which the choice would hint at
+        if counted:
+            # "sixteen years" served of "a sixteen-year sentence": another figure of the prompt
+            leading = re.match(r"\D{0,4}?([\d.,]+|[a-z]+)", folded)
+            if leading and leading.group(1).strip(".,") in prompt_words:
+                return False
+        elif not numeric and any(word in prompt_words for word in re.findall(r"[^\W_]{4,}", folded) if word not in _GENERIC_NAME_WORDS):
+            return False  # "Democratic Party" beside "the Democratic and ____ primaries"
         if article_word and indefinite_article(text) != indefinite_article(draft.answer):
             return False
         return not text[:1].isalpha() or text[:1].isupper() == capital
@@ -109,13 +141,22 @@ def drafted_entries(
 
     ``acceptable``, given every entry, says which (by id) may stay; the best ``max_questions``
     are then taken from those."""
-    article, outcomes = draft_outcomes(plain, other_texts=other_texts)
-    kept = _selected([outcome.candidate for outcome in outcomes if outcome.candidate and not outcome.reasons])
+    article, others = analyse(plain), _lenders(other_texts)
+    kept = _selected(_sound(_outcomes(article, others)))
+    # A wrong choice that is another question's answer tells that answer away (quiz lint says
+    # so): the choices are drawn again, leaving out the answers of the questions kept.
+    answers = frozenset(fold(candidate.draft.answer).casefold() for candidate in kept)
+    if answers:
+        kept = _selected(_sound(_outcomes(article, others, answers)))
     if acceptable is not None:
         trial = _entries(kept, article)
         allowed = acceptable(trial)
         kept = [candidate for candidate, entry in zip(kept, trial) if entry["id"] in allowed]
     return _entries(_best(kept, max_questions), article)
+
+
+def _sound(outcomes: list[Outcome]) -> list[Candidate]:
+    return [outcome.candidate for outcome in outcomes if outcome.candidate and not outcome.reasons]
 
 
 def _entries(candidates: list[Candidate], article: Article) -> list[dict[str, Any]]:

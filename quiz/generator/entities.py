@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from quiz.generator.numbers import MONTHS
+from quiz.generator.numbers import MONTHS, WORD_NUMBERS
+from quiz.generator.places import known_place
 from quiz.generator.sentences import Sentence
 
 PERSON, ORGANISATION, PLACE, TITLE = "person", "organisation", "place", "title"
@@ -108,7 +109,7 @@ HONORIFICS = {
     "Commissioner": None, "Superintendent": None, "Sheriff": None, "Detective": None, "Chancellor": None,
     "Spokesman": "male", "Spokeswoman": "female", "Spokesperson": None,
     "Capt.": None, "Lt.": None, "Sgt.": None, "Col.": None, "Maj.": None, "Cpl.": None, "Det.": None,
-    "Supt.": None, "Insp.": None, "Assistant": None, "Attorney": None,
+    "Supt.": None, "Insp.": None, "Assistant": None, "Attorney": None, "General": None, "Surgeon": None,
 }
 #: Lowercase role words just before a name, and the gender they imply.
 ROLE_WORDS = {
@@ -237,6 +238,9 @@ def find_entities(text: str, sentences: Sequence[Sentence]) -> list[Entity]:
     for entity in entities.values():
         entity.kind = _decide_kind(entity)
         entity.sort = _decide_sort(entity)
+        _place_by_name(entity)
+        if _not_a_name(entity):
+            entity.kind, entity.sort = None, None
     _read_genders(text, sentences, entities)
     return sorted(entities.values(), key=lambda entity: entity.mentions[0].start)
 
@@ -606,6 +610,8 @@ def _decide_kind(entity: Entity) -> str | None:
     votes = {kind: entity.votes[kind] for kind in KINDS if entity.votes[kind]}
     if entity.votes[_NOT_A_PERSON]:
         votes.pop(PERSON, None)
+    if entity.votes[_SPOKE] >= 2:
+        votes.pop(TITLE, None)  # "Day said ...": a name that speaks is no film, however many shows bear it
     if not votes:
         return None
     ranked = sorted(votes.items(), key=lambda item: (-item[1], item[0]))
@@ -635,6 +641,33 @@ def _decide_sort(entity: Entity) -> str | None:
         if sorts and (len(sorts) == 1 or sorts[0][0] > sorts[1][0]):
             return sorts[0][1]
     return None
+
+
+def _not_a_name(entity: Entity) -> bool:
+    """Capitalised words that name no one: a title alone ("Attorney General"), a count opening a
+    sentence ("Four Navy ships"), a role in the plural ("Senators"), or an institution taken
+    for a person ("University College London")."""
+    words = entity.name.split()
+    if all(word in HONORIFICS for word in words) or words[0].lower() in WORD_NUMBERS:
+        return True
+    if len(words) == 1 and entity.name.lower().removesuffix("s") in ROLE_WORDS:
+        return True
+    return entity.kind == PERSON and (words[0] in ORGANISATION_STARTS or words[-1] in ORGANISATION_ENDINGS)
+
+
+def _place_by_name(entity: Entity) -> None:
+    """A country or US state by its name is a place of that sort, unless the article's cues say
+    it is a person or an organisation ("Jordan said", "Georgia Power")."""
+    if entity.kind not in (None, PLACE):
+        return
+    known = known_place(entity.name)
+    if known is not None:
+        entity.kind, entity.sort = PLACE, known.sort
+    elif entity.kind == PLACE and _name_shaped(entity.name) and entity.name.split()[-1] not in PLACE_ENDINGS:
+        # "in Pakistan, Mohammed Waseem, ...": two or three capitalised words that are no place
+        # the gazetteer knows, and no "County" or "River", are a person's name as often as a
+        # place's: undecided, rather than a person offered among places.
+        entity.kind, entity.sort = None, None
 
 
 def describes_someone(sentence_text: str) -> bool:

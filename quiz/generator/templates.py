@@ -131,6 +131,8 @@ def _resolve_opening_pronoun(
     if match is not None and not any(
         fact.kind == PERSON and fact.start < offset + match.start() for fact in article.facts_in(sentence.index)
     ):
+        if any(start < offset + match.start() for start in article.derived(_unsure_names).get(sentence.index, ())):
+            return None  # "Waseem appeared after his arrest": a name of no known kind may be the one meant
         word = match.group(1)
         person = _antecedent(article, sentence.index, _SUBJECT_PRONOUNS[word.lower()])
         if person is None:
@@ -145,6 +147,16 @@ def _resolve_opening_pronoun(
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text, name
+
+
+def _unsure_names(article: Article) -> dict[int, list[int]]:
+    """Where each sentence names someone or something of no decided kind, which may be a person."""
+    found: dict[int, list[int]] = {}
+    for entity in article.entities:
+        if entity.kind is None:
+            for mention in entity.mentions:
+                found.setdefault(mention.sentence, []).append(mention.start)
+    return found
 
 
 def _display_names(article: Article) -> dict[str, str]:
@@ -215,6 +227,37 @@ def _next_ordinal_follows(fact: Fact, before: str, after: str) -> bool:
     return 0 < value < len(_ORDINALS) and re.search(rf"\b{_ORDINALS[value]}\b", after) is not None
 
 
+#: Words that point back to what the reader was told before: "these ports", "this law".
+_POINTS_BACK = re.compile(
+    r"\b(?:these|those)\s+[a-z]|\bthis\s+(?!(?:is|was|has|had|will|would|could|can|may|might|must|should)\b)[a-z]",
+    re.IGNORECASE,
+)
+_THEY = re.compile(r"\b(?:they|them|their)\b", re.IGNORECASE)
+#: What "they" may mean in the words before it: a plural noun, a name, or two things joined.
+_PLURAL_BEFORE = re.compile(r"\b[a-z]{3,}s\b|(?<!^)\b[A-Z][a-z]+|\band\b")
+_THE_NOUN = re.compile(r"^(?:The|the)\s+([a-z]{4,})\b(?!\s+(?:of|with|for|in|at|to|from)\s+[A-Z])")
+
+
+def _leans_on_what_came_before(quote: str, offset: int, article: Article, index: int) -> bool:
+    """Whether the quote (at ``offset``) points back at something the player has not read:
+    "this law", "these ports", a "they" with nothing before it that it could mean (outside
+    quotation marks), or an opening "The children" whose noun the sentences before introduced
+    ("five children in a church bus")."""
+    narration = _narration(quote, offset, article)
+    if _POINTS_BACK.search(narration):
+        return True
+    they = _THEY.search(narration)
+    if they is not None and not _PLURAL_BEFORE.search(narration[: they.start()]):
+        return True
+    opening = _THE_NOUN.match(quote)
+    if opening is None or index == 0:
+        return False
+    noun = opening.group(1)
+    stem = noun[:-1] if noun.endswith("s") else noun
+    previous = " ".join(article.sentences[before].text for before in range(max(0, index - 2), index)).lower()
+    return re.search(rf"\b{re.escape(stem)}", previous) is not None
+
+
 def _stands_alone(text: str, article: Article | None = None) -> bool:
     first = re.match(r"[\"“‘']?([A-Za-z]+)", text)
     if text.rstrip().endswith(":"):
@@ -268,7 +311,7 @@ def cloze(fact: Fact, article: Article) -> Draft | None:
     if found is None:
         return None
     quote, quote_start = found
-    if not _stands_alone(quote, article):
+    if not _stands_alone(quote, article) or _leans_on_what_came_before(quote, quote_start, article, fact.sentence):
         return None
     at, end = fact.start - quote_start, fact.end - quote_start
     if fact.kind == "quantity" and _LIST_AFTER.search(quote[end:]):

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from quiz.quotes import fold
 from quiz.generator.distractors import contains_words, distinct
-from quiz.generator.entities import PERSON, PLACE, ROLE_WORDS, Entity
+from quiz.generator.entities import ORGANISATION, PERSON, PLACE, ROLE_WORDS, TITLE, Entity
 from quiz.generator.facts import Article
 from quiz.generator.numbers import NumberForm, indefinite_article
+from quiz.generator.places import COUNTRY, known_place
 from quiz.generator.templates import Draft, stem_gender
 
 MIN_CHOICES = 3
@@ -172,6 +173,86 @@ def gender_gives_away(candidate: Candidate) -> str | None:
     return None
 
 
+#: "National Search and ____", "House Oversight and ____": the blank goes on a longer name.
+_NAME_GOES_ON_BEFORE = re.compile(r"\b[A-Z][\w’'.-]*\s+(?:and|of|for|&|de)\s+$")
+_NAME_GOES_ON_AFTER = re.compile(r"^(?:\s+(?:and|of|for|&|de))?\s+[A-Z][\w’'.-]*")
+_NAMED_KINDS = (ORGANISATION, PLACE, TITLE)
+
+
+def inside_a_name(candidate: Candidate) -> str | None:
+    """A blank that is part of a longer name ("Attorney ____" for "General Eric Holder",
+    "National Search and ____" for "Rescue Agency"): the choices then read as pieces, not names."""
+    draft = candidate.draft
+    if draft.template != "cloze" or draft.fact.kind not in (*_NAMED_KINDS, PERSON):
+        return None
+    before, after = draft.before, draft.after
+    if _NAME_GOES_ON_BEFORE.search(before) or (draft.fact.kind in _NAMED_KINDS and _NAME_GOES_ON_AFTER.match(after)):
+        return "the blank is part of a longer name"
+    # A capitalised word right before the blank, with no comma between ("Marksville, ____" is a
+    # town and its state), and not the sentence's first word.
+    previous = re.search(r"([A-Z][\w’'.-]*)\s+$", before)
+    if previous and draft.fact.kind in _NAMED_KINDS and before.strip() != previous.group(1):
+        return "the blank is part of a longer name"
+    return None
+
+
+#: Words before a number that make it a bound: "over ____ crew" is also true of every smaller choice.
+_BOUND_BEFORE = re.compile(
+    r"\b(?:over|more than|at least|less than|fewer than|under|up to|nearly|almost|exceeding|exceeded|"
+    r"in excess of|upwards of|as many as|as much as|as few as|below|above|beyond|some)\s*$",
+    re.IGNORECASE,
+)
+#: "from ____ to 60%", "between ____ and 12": the other end tells which choices fit.
+_RANGE = re.compile(r"\b(?:from|between)\s*$|\b(?:from|between)\s+[\d$£€][^\s]*\s+(?:to|and)\s*$", re.IGNORECASE)
+_RANGE_AFTER = re.compile(r"^\s*(?:to|and|-|–)\s*[\d$£€]")
+#: "about ____ (five miles)": a conversion beside the blank gives the value away.
+_CONVERSION_AFTER = re.compile(r"^[\w\s-]{0,20}\(\s*(?:about\s+|around\s+|some\s+)?[\d$£€]|^[\w\s-]{0,20}\(\s*[a-z]+[- ](?:miles?|km|kilomet|feet|pounds?|kg)")
+_CONVERSION_BEFORE = re.compile(r"\(\s*$")
+#: "____ astronauts, Doug Hurley and Bob Behnken": the names that follow count themselves.
+_NAMES_COUNTED = re.compile(
+    r"^[a-z\s-]{0,30},?\s+(?:[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*)*,\s+)*[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*)*,?\s+and\s+[A-Z]"
+)
+#: When a story was reported, not what happened: "in its ____ media release", "as of ____".
+_REPORTED_WHEN = re.compile(
+    r"\b(?:release|report|reported|statement|interview|press conference|tweet|tweeted|posted|told|according to)\b"
+    r"[^.;:]{0,40}$|\bas of\s*$",
+    re.IGNORECASE,
+)
+_NUMBER_KINDS = frozenset({"quantity", "money", "percent", "measure", "duration", "age"})
+
+
+def number_cues(candidate: Candidate) -> str | None:
+    """What the words around a number's blank give away or leave open: a bound ("over ____"),
+    the other end of a range, a conversion in brackets, or the names the number counts."""
+    draft = candidate.draft
+    if draft.template != "cloze" or draft.fact.kind not in _NUMBER_KINDS | {"year", "date"}:
+        return None
+    before, after = draft.before, draft.after
+    if draft.fact.kind in _NUMBER_KINDS and _BOUND_BEFORE.search(before):
+        return "a bound (over, nearly ...) makes more than one choice true"
+    if _RANGE.search(before) and (_RANGE_AFTER.match(after) or not before.rstrip().endswith(("from", "between"))):
+        return "the other end of a range tells which choices fit"
+    if draft.fact.text.lower() in ("two", "2") and re.search(r"\bboth\b", before + after, re.IGNORECASE):
+        return "\"both\" counts the two"
+    if _CONVERSION_AFTER.match(after) or _CONVERSION_BEFORE.search(before):
+        return "a conversion beside the blank gives the value away"
+    if draft.fact.kind == "quantity" and _NAMES_COUNTED.match(after):
+        return "the names that follow count themselves"
+    return None
+
+
+def reported_when(candidate: Candidate) -> str | None:
+    """A date that says when something was reported or published, not when it happened: an
+    aside nobody needs to know ("Coles, in its ____ media release")."""
+    draft = candidate.draft
+    if draft.fact.kind not in ("date", "year") or draft.template != "cloze":
+        return None
+    window = draft.before[-50:]
+    if _REPORTED_WHEN.search(window) or re.match(r"^\s*(?:media |press )?(?:release|report|statement|interview|map)\b", draft.after):
+        return "a date of reporting, not of the events"
+    return None
+
+
 def sorts_apart(candidate: Candidate) -> str | None:
     """A choice of another sort than the answer: a court among companies, a city among countries.
 
@@ -184,6 +265,8 @@ def sorts_apart(candidate: Candidate) -> str | None:
         return None
     if answer.kind == PLACE and answer.sort is None:
         return "a place of no known sort (city, region or country)"
+    if answer.kind == PLACE and answer.sort == COUNTRY and known_place(answer.name) is None:
+        return f"'{answer.name}' is no country the gazetteer knows"  # "the EU" among countries
     for choice in candidate.choices:
         if choice in entities and entities[choice].sort != answer.sort:
             return f"choice '{choice}' is a {entities[choice].sort or 'thing of no known sort'}, the answer a {answer.sort or 'thing of no known sort'}"
@@ -207,6 +290,9 @@ CHECKS: dict[str, Check] = {
     "grammar": grammar_gives_away,
     "gender": gender_gives_away,
     "sort": sorts_apart,
+    "inside-a-name": inside_a_name,
+    "number-cues": number_cues,
+    "reported-when": reported_when,
     "main-subject": not_main_subject,
 }
 
