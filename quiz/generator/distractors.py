@@ -245,9 +245,13 @@ _AHEAD = re.compile(
 
 
 def _latest_year(article: Article) -> int | None:
-    """The latest year the article names (its dateline's, as a rule): when the story was written."""
-    years = [_year_of(fact.form) for fact in article.facts if fact.kind in ("year", "date")]
-    return max((year for year in years if year is not None), default=None)
+    """The year the story was written: its dateline's (a date opening the article), else the
+    latest year it names."""
+    dated = [fact for fact in article.facts if fact.kind in ("year", "date") and _year_of(fact.form) is not None]
+    opening = [fact for fact in dated if fact.sentence == 0 and fact.kind == "date"]
+    if opening:
+        return _year_of(opening[0].form)
+    return max((_year_of(fact.form) for fact in dated), default=None)  # type: ignore[type-var]
 
 
 def _year_of(form: Form | None) -> int | None:
@@ -409,11 +413,6 @@ def _name_choices(
             if pool is article and entity.name == fact.entity:
                 continue
             offer(_name_form(forms, words))
-    # Few articles name enough countries or states: the gazetteer lends their like.
-    for text in known.alike if known is not None else ():
-        if len(chosen) == CHOICES - 1:
-            break
-        offer(text)
     position = seed % (len(chosen) + 1)
     return [*chosen[:position], fact.text, *chosen[position:]]
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from quiz.quotes import fold
 from quiz.generator import distractors
+from quiz.generator.entities import PERSON
 from quiz.generator.facts import FACT_KINDS, Article, analyse
 from quiz.generator.markdown import plain_text
 from quiz.generator.numbers import indefinite_article
@@ -35,19 +36,13 @@ class Outcome:
     reasons: tuple[str, ...]
 
 
-def draft_outcomes(text: str, *, other_texts: Sequence[str] = ()) -> tuple[Article, list[Outcome]]:
-    """Every fact of the (already plain) ``text`` with its checked question or the reasons it has none."""
-    article = analyse(text)
-    return article, _outcomes(article, _lenders(other_texts))
-
-
 def _lenders(other_texts: Sequence[str]) -> distractors.Lenders:
     return distractors.Lenders(analyse(plain_text(other)) for other in other_texts)
 
 
 def _outcomes(article: Article, others: distractors.Lenders, avoid: frozenset[str] = frozenset()) -> list[Outcome]:
-    """:func:`draft_outcomes` of an analysed article; ``avoid`` holds answers (folded) offered
-    as no question's wrong choice."""
+    """Every fact of an analysed article with its checked question or the reasons it has none.
+    ``avoid`` holds answers (folded) offered as no question's wrong choice."""
     text = article.text
     outcomes = []
     # The answer's place among the choices is spread over every place rather than left to
@@ -111,6 +106,8 @@ def _fits(draft: Draft, avoid: frozenset[str] = frozenset()):
                 return False
         elif not numeric and any(word in prompt_words for word in re.findall(r"[^\W_]{4,}", folded) if word not in _GENERIC_NAME_WORDS):
             return False  # "Democratic Party" beside "the Democratic and ____ primaries"
+        elif draft.fact.kind == PERSON and folded.split()[-1] in prompt_words:
+            return False  # "Doris Day" when the prompt says what "Day" said
         if article_word and indefinite_article(text) != indefinite_article(draft.answer):
             return False
         return not text[:1].isalpha() or text[:1].isupper() == capital

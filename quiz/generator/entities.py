@@ -643,12 +643,15 @@ def _decide_sort(entity: Entity) -> str | None:
     return None
 
 
+_POSSESSIVES = frozenset("his her their its our my your".split())
+
+
 def _not_a_name(entity: Entity) -> bool:
-    """Capitalised words that name no one: a title alone ("Attorney General"), a count opening a
-    sentence ("Four Navy ships"), a role in the plural ("Senators"), or an institution taken
-    for a person ("University College London")."""
+    """Capitalised words that name no one: a title alone ("Attorney General"), a count or a
+    possessive opening a run ("Four Navy ships", "His Band of Renown"), a role in the plural
+    ("Senators"), or an institution taken for a person ("University College London")."""
     words = entity.name.split()
-    if all(word in HONORIFICS for word in words) or words[0].lower() in WORD_NUMBERS:
+    if all(word in HONORIFICS for word in words) or words[0].lower() in WORD_NUMBERS or words[0].lower() in _POSSESSIVES:
         return True
     if len(words) == 1 and entity.name.lower().removesuffix("s") in ROLE_WORDS:
         return True

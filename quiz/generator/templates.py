@@ -229,7 +229,11 @@ def _next_ordinal_follows(fact: Fact, before: str, after: str) -> bool:
 
 #: Words that point back to what the reader was told before: "these ports", "this law".
 _POINTS_BACK = re.compile(
-    r"\b(?:these|those)\s+[a-z]|\bthis\s+(?!(?:is|was|has|had|will|would|could|can|may|might|must|should)\b)[a-z]",
+    r"\b(?:these|those)\s+[a-z]|\bthis\s+(?!(?:is|was|has|had|will|would|could|can|may|might|must|should)\b)[a-z]"
+    r"|\bthat\s+(?:day|week|month|year|morning|afternoon|evening|night|time)\b"
+    r"|^(?:The|the)\s+(?:move|decision|deal|incident|attack|event|announcement|plan|law|bill|state|city|country|"
+    r"company|firm|group|man|woman|men|women|victim|victims|suspect|pair|couple|case|crash|fire|report|doctrines?|"
+    r"changes?|measures?|agreement|meeting|vote|ruling|order|ban|proposal|project|program|programme)\b",
     re.IGNORECASE,
 )
 _THEY = re.compile(r"\b(?:they|them|their)\b", re.IGNORECASE)
@@ -255,7 +259,7 @@ def _leans_on_what_came_before(quote: str, offset: int, article: Article, index:
     noun = opening.group(1)
     stem = noun[:-1] if noun.endswith("s") else noun
     previous = " ".join(article.sentences[before].text for before in range(max(0, index - 2), index)).lower()
-    return re.search(rf"\b{re.escape(stem)}", previous) is not None
+    return re.search(rf"\b{re.escape(stem)}s?\b", previous) is not None
 
 
 def _stands_alone(text: str, article: Article | None = None) -> bool:

@@ -230,6 +230,8 @@ def number_cues(candidate: Candidate) -> str | None:
     before, after = draft.before, draft.after
     if draft.fact.kind in _NUMBER_KINDS and _BOUND_BEFORE.search(before):
         return "a bound (over, nearly ...) makes more than one choice true"
+    if draft.fact.kind in ("year", "date") and re.search(r"\bby\s*$", before):
+        return "\"by ____\" is true of every later choice too"
     if _RANGE.search(before) and (_RANGE_AFTER.match(after) or not before.rstrip().endswith(("from", "between"))):
         return "the other end of a range tells which choices fit"
     if draft.fact.text.lower() in ("two", "2") and re.search(r"\bboth\b", before + after, re.IGNORECASE):
@@ -238,6 +240,17 @@ def number_cues(candidate: Candidate) -> str | None:
         return "a conversion beside the blank gives the value away"
     if draft.fact.kind == "quantity" and _NAMES_COUNTED.match(after):
         return "the names that follow count themselves"
+    return None
+
+
+def known_to_everyone(candidate: Candidate) -> str | None:
+    """A state or country right after a town ("Cincinnati, ____"): where the town is, which
+    the player knows or not, not what the article says."""
+    draft = candidate.draft
+    if draft.fact.kind == PLACE and draft.template == "cloze" and re.search(r"\b[A-Z][\w’'.-]*,\s*$", draft.before):
+        return "the place a town is in is general knowledge, not the article's"
+    if draft.fact.kind == "year" and re.search(r"\bcensus\b", draft.before[-30:] + draft.after[:20], re.IGNORECASE):
+        return "a census year ends in 0"
     return None
 
 
@@ -293,6 +306,7 @@ CHECKS: dict[str, Check] = {
     "inside-a-name": inside_a_name,
     "number-cues": number_cues,
     "reported-when": reported_when,
+    "known-to-everyone": known_to_everyone,
     "main-subject": not_main_subject,
 }
 

@@ -98,22 +98,19 @@ def test_names_are_offered_only_among_their_sort():
     assert choose(fact(article, "Delaware Chancery Court"), article, [], seed=0, fits=lambda text: True) == [
         "Delaware Chancery Court"
     ]
-    # The article's countries first, then a neighbour of Kenya's from the gazetteer; never a town.
-    kenya = choose(fact(article, "Kenya"), article, [], seed=0, fits=lambda text: True)
-    assert {"Kenya", "Ethiopia", "Eritrea"} < set(kenya) and len(kenya) == 4
-    assert set(kenya) - {"Kenya", "Ethiopia", "Eritrea"} <= {"Somalia", "South Sudan", "Tanzania", "Uganda"}
+    assert set(choose(fact(article, "Kenya"), article, [], seed=0, fits=lambda text: True)) == {"Kenya", "Ethiopia", "Eritrea"}
 
 
 def test_countries_and_states_are_offered_among_their_like_each_once():
     article = analyse(
         "The U.S. sent aid to Mexico. The United States and Canada agreed. Mary Roe flew from Salem, Oregon, "
-        "to Dayton, Ohio, last week. The EU and Mexico signed a deal in Brussels."
+        "to Dayton, Ohio, and on to Texas. The EU and Mexico signed a deal in Brussels."
     )
     mexico = choose(fact(article, "Mexico"), article, [], seed=0, fits=lambda text: True)
-    assert len(mexico) == 4 and len({"U.S.", "United States"} & set(mexico)) == 1 and "EU" not in mexico
-    assert "Brussels" not in mexico and "Salem" not in mexico
+    # "U.S." and "United States" are one country; the EU is none, Brussels a city.
+    assert len(mexico) == 3 and "Canada" in mexico and len({"U.S.", "United States"} & set(mexico)) == 1
     ohio = choose(fact(article, "Ohio"), article, [], seed=0, fits=lambda text: True)
-    assert "Oregon" in ohio and len(ohio) == 4 and not {"Mexico", "Canada", "District of Columbia"} & set(ohio)
+    assert set(ohio) == {"Ohio", "Oregon", "Texas"}
 
 
 def test_when_the_question_speaks_of_a_gender_only_people_known_to_share_it_are_offered():

@@ -76,10 +76,11 @@ def _set_flags(choices, flags) -> None:
 
 def page_without_tokens(page: str) -> str:
     """The page less what differs from one request to the next: CSRF tokens (signed with the
-    time) and the seconds left on a countdown."""
+    time) and the seconds left on a countdown, and so before the page without JavaScript refreshes."""
     page = re.sub(r'(name="csrf_token" value=")[^"]*', r"\1-", page)
     page = re.sub(r'(<meta name="csrf-token" content=")[^"]*', r"\1-", page)
     page = re.sub(r'data-seconds-left="[^"]*"', 'data-seconds-left="-"', page)
+    page = re.sub(r'(<meta http-equiv="refresh" content=")\d+', r"\1-", page)
     return re.sub(r"<span data-countdown-value>\d+</span>", "<span data-countdown-value>-</span>", page)
 
 
