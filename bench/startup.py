@@ -25,17 +25,17 @@ ARTICLES = REPO / "bench" / "articles"
 
 
 def _article_of_about(words: int) -> Path:
-    """A text of about ``words`` words: the benchmark articles joined, written to a temporary file."""
-    chosen: list[str] = []
+    """A text of about ``words`` words: whole paragraphs of the dev articles, in a temporary file."""
+    paragraphs: list[str] = []
     total = 0
     for path in sorted(ARTICLES.glob("dev/*.txt")):
-        text = path.read_text(encoding="utf-8")
-        chosen.append(text)
-        total += len(text.split())
-        if total >= words:
-            break
+        for paragraph in path.read_text(encoding="utf-8").split("\n\n")[1:]:  # the headline stays out
+            if total + len(paragraph.split()) > words:
+                break
+            paragraphs.append(paragraph)
+            total += len(paragraph.split())
     handle = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8")
-    handle.write("\n\n".join(chosen))
+    handle.write("\n\n".join(paragraphs))
     handle.close()
     return Path(handle.name)
 

@@ -15,7 +15,6 @@ from quiz.bank.loader import MAX_BANK_BYTES
 from quiz.bank.schema import Identifier
 from quiz.bank.yamlfile import dump_yaml
 from quiz.commands import exit_with, write_file
-from quiz.generator import draft_bank, read_article
 
 
 @click.command("check")
@@ -99,6 +98,8 @@ def generate_command(
     Needs no database. The file holds the article's plain text, one quiz and the questions,
     and passes quiz check as it is; the same article always gives the same file.
     """
+    from quiz.generator import draft_bank, read_article  # not imported for check and lint, which need none of it
+
     try:
         found_title, text = read_article(_read(article), str(article))
         other_texts = [entry.text for entry in load_bank(bank).articles] if bank is not None else []

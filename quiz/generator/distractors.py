@@ -107,13 +107,13 @@ def contains_words(outer: str, inner: str) -> bool:
     at = outer.find(inner)
     while at >= 0:
         end = at + len(inner)
-        if (at == 0 or not _is_word(outer[at - 1])) and (end == len(outer) or not _is_word(outer[end])):
+        if (at == 0 or not is_word(outer[at - 1])) and (end == len(outer) or not is_word(outer[end])):
             return True
         at = outer.find(inner, at + 1)
     return False
 
 
-def _is_word(character: str) -> bool:
+def is_word(character: str) -> bool:
     """What ``\\w`` matches in a ``str`` pattern: a letter, digit or number of any script, or "_"."""
     return character.isalnum() or character == "_"
 

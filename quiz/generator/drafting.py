@@ -73,6 +73,16 @@ def _outcomes(article: Article, others: distractors.Lenders, avoid: frozenset[st
     return outcomes
 
 
+def _word_spans(text: str) -> Iterable[str]:
+    """Every part of ``text`` that begins and ends at a word's edge: the parts another text
+    may match as whole words (:func:`distractors.contains_words`), found by lookup rather than
+    by searching the text for each of a long article's answers."""
+    word = distractors.is_word
+    starts = [at for at in range(len(text)) if not text[at].isspace() and (at == 0 or not word(text[at - 1]))]
+    ends = [at for at in range(1, len(text) + 1) if not text[at - 1].isspace() and (at == len(text) or not word(text[at]))]
+    return (text[start:end] for start in starts for end in ends if end > start)
+
+
 #: Words many names share, which say nothing about which one is meant.
 _GENERIC_NAME_WORDS = frozenset(
     "party committee company group council association university college court department ministry agency "
@@ -97,7 +107,7 @@ def _fits(draft: Draft, avoid: frozenset[str] = frozenset()):
         folded = fold(text).casefold()
         if distractors.contains_words(prompt, folded):
             return False  # a choice the prompt names is plainly not the answer
-        if any(answer != own and distractors.contains_words(folded, answer) for answer in avoid):
+        if avoid and any(part != own and part in avoid for part in _word_spans(folded)):
             return False  # another question's answer, which the choice would hint at
         if counted:
             # "sixteen years" served of "a sixteen-year sentence": another figure of the prompt

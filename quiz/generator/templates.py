@@ -236,30 +236,38 @@ _POINTS_BACK = re.compile(
     r"changes?|measures?|agreement|meeting|vote|ruling|order|ban|proposal|project|program|programme)\b",
     re.IGNORECASE,
 )
-_THEY = re.compile(r"\b(?:they|them|their)\b", re.IGNORECASE)
-#: What "they" may mean in the words before it: a plural noun, a name, or two things joined.
+_THEY = re.compile(r"\b(?:they|them|their|him)\b", re.IGNORECASE)
+#: What "they" or "him" may mean in the words before it: a plural noun, a name, or two things joined.
 _PLURAL_BEFORE = re.compile(r"\b[a-z]{3,}s\b|(?<!^)\b[A-Z][a-z]+|\band\b")
-_THE_NOUN = re.compile(r"^(?:The|the)\s+([a-z]{4,})\b(?!\s+(?:of|with|for|in|at|to|from)\s+[A-Z])")
+#: "the children", "the minibus": a thing the sentences before introduced, unless a name follows.
+_THE_NOUN = re.compile(r"\b(?:The|the)\s+([a-z]{4,})\b(?!\s+(?:of|with|for|in|at|to|from)\s+[A-Z])(?!\s+[A-Z])")
+#: Nouns "the" may go with in any story, which need nothing before them.
+_SHARED_NOUNS = frozenset(
+    "world public government police press time first last same following most rest media internet "
+    "number people year years".split()
+)
 
 
 def _leans_on_what_came_before(quote: str, offset: int, article: Article, index: int) -> bool:
     """Whether the quote (at ``offset``) points back at something the player has not read:
     "this law", "these ports", a "they" with nothing before it that it could mean (outside
-    quotation marks), or an opening "The children" whose noun the sentences before introduced
-    ("five children in a church bus")."""
+    quotation marks), or "the children" whose noun the sentences before introduced ("five
+    children in a church bus")."""
     narration = _narration(quote, offset, article)
     if _POINTS_BACK.search(narration):
         return True
     they = _THEY.search(narration)
     if they is not None and not _PLURAL_BEFORE.search(narration[: they.start()]):
         return True
-    opening = _THE_NOUN.match(quote)
-    if opening is None or index == 0:
+    if index == 0:
         return False
-    noun = opening.group(1)
-    stem = noun[:-1] if noun.endswith("s") else noun
-    previous = " ".join(article.sentences[before].text for before in range(max(0, index - 2), index)).lower()
-    return re.search(rf"\b{re.escape(stem)}s?\b", previous) is not None
+    previous = " ".join(article.sentences[before].text for before in range(max(0, index - 3), index)).lower()
+    for the_noun in _THE_NOUN.finditer(narration):
+        noun = the_noun.group(1)
+        stem = noun[:-1] if noun.endswith("s") else noun
+        if noun not in _SHARED_NOUNS and re.search(rf"\b{re.escape(stem)}s?\b", previous):
+            return True
+    return False
 
 
 def _stands_alone(text: str, article: Article | None = None) -> bool:
