@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from quiz.quotes import fold
-from quiz.generator.entities import ORGANISATION, PLACE, Entity
+from quiz.generator.entities import ORGANISATION, PERSON, PLACE, Entity
 from quiz.generator.facts import FACT_KINDS, Article, Fact, Form, counted_noun
 from quiz.generator.numbers import ClockForm, DateForm, NumberForm
 from quiz.generator.places import known_place
@@ -392,6 +392,8 @@ def _name_choices(
     # ("U.S." and "United States" are one choice).
     known = known_place(answer.name) if fact.kind == PLACE and answer is not None else None
     places = {known.name} if known is not None else set()
+    # "Israeli prime minister ____": only people the articles also call Israeli.
+    described = _descriptor(article.text[article.sentences[fact.sentence].start : fact.start]) if fact.kind == PERSON else None
     chosen: list[str] = []
 
     def offer(text: str) -> None:
@@ -412,9 +414,34 @@ def _name_choices(
                 break
             if pool is article and entity.name == fact.entity:
                 continue
+            if described is not None and not _described_as(pool, entity, described):
+                continue
             offer(_name_form(forms, words))
     position = seed % (len(chosen) + 1)
     return [*chosen[:position], fact.text, *chosen[position:]]
+
+
+#: A capitalised word, then lowercase words of a role, right before a name: "Israeli prime
+#: minister", "Republican", "Italian economic development minister".
+_DESCRIBED = re.compile(r"\b([A-Z][a-z]{2,})(?:\s+[a-z-]+){0,3}\s+$")
+_NOT_DESCRIPTORS = frozenset("The A An And But In On At As For By With From Of To Former Then".split())
+
+
+def _descriptor(before: str) -> str | None:
+    """The word that says what sort of person the blank is (a nationality or a party), if the
+    words before the blank give one."""
+    match = _DESCRIBED.search(before)
+    if match is None or match.group(1) in _NOT_DESCRIPTORS:
+        return None
+    return match.group(1)
+
+
+def _described_as(article: Article, entity: Entity, descriptor: str) -> bool:
+    """Whether one of the entity's mentions has ``descriptor`` among the few words before it."""
+    return any(
+        re.search(rf"\b{re.escape(descriptor)}\b(?:\s+\S+){{0,4}}\s*$", article.text[max(0, mention.start - 60) : mention.start])
+        for mention in entity.mentions
+    )
 
 
 # What articles lend -----------------------------------------------------------------------
@@ -460,6 +487,18 @@ _DATE_SHAPES = {
 }
 
 
+_WEEKDAY = r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s*)?"
+
+
+def _dateline(article: Article, fact: Fact) -> bool:
+    """Whether the fact dates the story rather than its events ("Friday, January 4, 2019" on a
+    line of its own, "ST. LOUIS, April 28 (UPI) --"): no wrong choice for an event's date."""
+    sentence = article.sentences[fact.sentence]
+    if fact.start < sentence.start + sentence.body:
+        return True
+    return re.fullmatch(_WEEKDAY + re.escape(fact.text) + r"\W*", sentence.text.strip()) is not None
+
+
 class _Lendable:
     """What some articles can lend as wrong choices, indexed once so that a question looks its
     candidates up rather than reading every fact and name: their values sorted by how they can
@@ -471,7 +510,7 @@ class _Lendable:
         self._forms: dict[tuple[object, ...], list[Form]] = {}
         for article in articles:
             for fact in article.facts:
-                if FACT_KINDS[fact.kind].numeric and fact.form is not None:
+                if FACT_KINDS[fact.kind].numeric and fact.form is not None and not _dateline(article, fact):
                     key = _lending_key(fact.kind, fact.form, counted_noun(article, fact))
                     if isinstance(fact.form, DateForm):
                         key = key[:3]  # which dates fit depends on the answer's parts: see values()

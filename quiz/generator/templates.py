@@ -233,7 +233,7 @@ _POINTS_BACK = re.compile(
     r"|\bthat\s+(?:day|week|month|year|morning|afternoon|evening|night|time)\b"
     r"|^(?:The|the)\s+(?:move|decision|deal|incident|attack|event|announcement|plan|law|bill|state|city|country|"
     r"company|firm|group|man|woman|men|women|victim|victims|suspect|pair|couple|case|crash|fire|report|doctrines?|"
-    r"changes?|measures?|agreement|meeting|vote|ruling|order|ban|proposal|project|program|programme)\b",
+    r"changes?|measures?|agreement|meeting|vote|ruling|order|ban|proposal|project|program|programme|accused|crime)\b",
     re.IGNORECASE,
 )
 _THEY = re.compile(r"\b(?:they|them|their|him)\b", re.IGNORECASE)
