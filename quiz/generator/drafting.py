@@ -92,7 +92,8 @@ _GENERIC_NAME_WORDS = frozenset(
 
 def _fits(draft: Draft, avoid: frozenset[str] = frozenset()):
     """Whether a distractor reads as well as the answer in the blank (same "a"/"an", same
-    capitals) and is not named in the prompt itself."""
+    capitals), is not named in the prompt, repeats neither a figure nor a word of a name the
+    prompt holds, and is no other question's answer (``avoid``)."""
     article_word = re.search(r"\b(a|an)\s*$", draft.before, re.IGNORECASE)
     capital = draft.answer[:1].isupper()
 
