@@ -15,7 +15,7 @@ from quiz import accounts, tokens
 from quiz.bank import Bank, BankInvalid, load_bank
 from quiz.bank.exporter import export_document
 from quiz.bank.importer import import_bank
-from quiz.commands import write_file
+from quiz.commands import exit_with, write_file
 from quiz.extensions import db
 from quiz.formats import FORMATS, exporters
 from quiz.models import User
@@ -31,6 +31,17 @@ _PROGRESS_THRESHOLD = 500
 @with_appcontext
 def import_command(file: Path, dry_run: bool) -> None:
     """Import a bank file in one transaction: add, revise and retire to match it."""
+    # Read as YAML, a GIFT or Kahoot file would only be told where YAML stumbles in it.
+    others = [entry for entry in FORMATS.values() if entry.name != "yaml" and file.suffix.lower() in entry.extensions]
+    if others:
+        labels = " or ".join(entry.label for entry in others)
+        if any(entry.read is not None for entry in others):
+            exit_with(
+                f"{file}: quiz import reads bank files (YAML), not {labels} files. Convert it first "
+                f"(quiz convert {file} questions.yaml), add the questions to a bank and import that, "
+                f"or add them to a quiz on the admin's import page."
+            )
+        exit_with(f"{file}: quiz import reads bank files (YAML); {labels} files cannot be read yet.")
     try:
         bank = load_bank(file, max_bytes=current_app.config["BANK_MAX_BYTES"])
     except BankInvalid as invalid:

@@ -199,6 +199,21 @@ def test_import_of_a_broken_file_exits_1_and_changes_nothing(runner, app, write_
     assert revision_numbers(app, "sky") == [1]
 
 
+def test_import_of_another_format_points_to_convert_and_changes_nothing(runner, app, tmp_path):
+    before = row_counts(app)
+    gift = tmp_path / "bank.gift"
+    gift.write_text("::sky::What colour is the sky? {=Blue ~Green ~Red}\n", encoding="utf-8")
+    result = runner.invoke(args=["import", str(gift)])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"{gift}: quiz import reads bank files (YAML), not GIFT files.")
+    assert f"quiz convert {gift} questions.yaml" in result.stderr
+    moodle = tmp_path / "bank.xml"
+    moodle.write_text("<quiz></quiz>", encoding="utf-8")
+    result = runner.invoke(args=["import", str(moodle)])
+    assert result.exit_code == 1 and "Moodle XML files cannot be read yet" in result.stderr
+    assert row_counts(app) == before
+
+
 def test_import_respects_the_configured_size_cap(app, write_bank):
     app.config["BANK_MAX_BYTES"] = 100
     path = write_bank(GOOD)
