@@ -6,14 +6,20 @@
 
 ``type`` is ``multiple`` or ``boolean`` (whose answers are "True" and "False"). Texts are
 HTML-entity encoded, the API's default; they are unescaped here and autoescaped when shown.
+The API's other encodings, ``encode=base64`` and ``encode=url3986`` (every text of a result
+encoded), are recognised by the ``type`` they make of "multiple" and "boolean", and decoded.
 The category becomes a tag.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import html
 import json
+import re
+import urllib.parse
 from collections.abc import Callable
 from json.decoder import scanstring
 from typing import Any
@@ -53,8 +59,9 @@ def read(data: bytes, filename: str) -> list[dict[str, Any]]:
     if code != 0:
         reason = _RESPONSE_CODES.get(code, "the request failed") if isinstance(code, int) else "the request failed"
         refuse(filename, reader.place(("response_code",)), f"response_code {code}: {reason}")
+    decode = _decoder(document["results"])
     for index, result in enumerate(document["results"]):
-        reader.result(index, result)
+        reader.result(index, _decoded(result, decode) if decode is not None else result)
     return question_entries(filename, reader.drafts, reader.errors)
 
 
@@ -132,6 +139,46 @@ class _Reader:
             self.error(path, "holds an invalid character (an unpaired \\u surrogate escape)")
             return None
         return html.unescape(value).strip()
+
+
+#: How each of the API's encodings writes a result's type.
+_ENCODED_TYPES = {
+    "base64": {base64.b64encode(kind.encode()).decode(): kind for kind in ("multiple", "boolean")},
+    "url3986": {"multiple": "multiple", "boolean": "boolean"},
+}
+
+
+def _decoder(results: list[Any]) -> Callable[[str], str] | None:
+    """How the results' texts are encoded, told by the first result: None for the API's default
+    (HTML entities, unescaped later), else the function that decodes one text."""
+    first = next((result for result in results if isinstance(result, dict)), None)
+    if first is None:
+        return None
+    if first.get("type") in _ENCODED_TYPES["base64"]:
+        return _from_base64
+    question = first.get("question")
+    # url3986 keeps "multiple" as it is, and writes every space of the question as %20.
+    if isinstance(question, str) and " " not in question and re.search(r"%[0-9A-Fa-f]{2}", question):
+        return urllib.parse.unquote
+    return None
+
+
+def _from_base64(text: str) -> str:
+    try:
+        return base64.b64decode(text, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return text  # not encoded after all: the reader says what is wrong with it
+
+
+def _decoded(result: Any, decode: Callable[[str], str]) -> Any:
+    """The result with every text in it decoded (its keys stay as they are)."""
+    if isinstance(result, str):
+        return decode(result)
+    if isinstance(result, list):
+        return [_decoded(item, decode) for item in result]
+    if isinstance(result, dict):
+        return {key: _decoded(value, decode) for key, value in result.items()}
+    return result
 
 
 def _shuffled(question: str, choices: list[tuple[str, bool]]) -> list[tuple[str, bool]]:

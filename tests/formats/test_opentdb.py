@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import html
 import json
+import urllib.parse
 
 import pytest
 
@@ -51,6 +54,27 @@ def test_reads_multiple_and_boolean_questions_with_entities_unescaped():
         "prompt": "Water boils at 90°C at sea level.", "correct": False,
         "explanation": "The correct answer is: False", "tags": ["science-nature"],
     }
+
+
+def test_base64_and_url3986_responses_read_as_the_default_encoding_does():
+    default = json.loads(RESPONSE)
+    plain = [{key: html_free(value) for key, value in result.items()} for result in default["results"]]
+    expected = opentdb.read(json.dumps({"response_code": 0, "results": plain}).encode(), "trivia.json")
+    encoders = {
+        "base64": lambda text: base64.b64encode(text.encode()).decode(),
+        "url3986": lambda text: urllib.parse.quote(text, safe=""),
+    }
+    for name, encode in encoders.items():
+        encoded = [
+            {key: [encode(item) for item in value] if isinstance(value, list) else encode(value) for key, value in result.items()}
+            for result in plain
+        ]
+        read = opentdb.read(json.dumps({"response_code": 0, "results": encoded}).encode(), f"{name}.json")
+        assert read == expected, name
+
+
+def html_free(value):
+    return [html.unescape(item) for item in value] if isinstance(value, list) else html.unescape(value)
 
 
 def test_the_correct_answer_is_not_always_first_and_always_in_the_same_place():
