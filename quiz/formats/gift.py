@@ -244,7 +244,9 @@ def _draft(block: _Chars, place: Place) -> Draft:
     if answers.syntax.startswith("#"):
         return Draft(place, "number", prompt, [], explanation=explanation, name=name,
                      answer_key=_numerical(answers[1:], answers.offsets[0]))
-    choices, kind = _choices(answers, block.offsets[opening], text_format)
+    choices, kind, feedback = _choices(answers, block.offsets[opening], text_format)
+    # Without general feedback, what the right answer's own feedback says explains it best.
+    explanation = explanation or feedback
     if kind == "text":
         return Draft(place, kind, prompt, [], explanation=explanation, name=name,
                      answer_key={"accept": [text for text, _ in choices], "fuzzy": False})
@@ -293,17 +295,22 @@ def _converted(text: str, text_format: str) -> str:
     """Plain text of a GIFT text; an ``[html]`` one loses its tags and entities."""
     if text_format != "html":
         return text
+    text = re.sub(r"<!--.*?(?:-->|$)", "", text, flags=re.DOTALL)  # a comment may hold ">"
     text = re.sub(r"<br\s*/?>|</p>\s*<p[^>]*>", "\n", text, flags=re.IGNORECASE)
     return html.unescape(re.sub(r"<[^>]*>", "", text)).strip()
 
 
-def _choices(answers: _Chars, at: int, text_format: str) -> tuple[list[tuple[str, bool]], str]:
-    """The choices with whether each is right, and the kind of question the answers make."""
+def _choices(answers: _Chars, at: int, text_format: str) -> tuple[list[tuple[str, bool]], str, str]:
+    """The choices with whether each is right, the kind of question the answers make, and the
+    feedback of the right answer (the first right one), if it has any."""
     if not answers:
         raise _Problem(at, _unsupported("an essay question ({})"))
     if match := _TRUE_FALSE.fullmatch(answers.syntax):
         is_true = match.group(1).upper().startswith("T")
-        return [("True", is_true), ("False", not is_true)], "true_false"
+        # {T#shown to a wrong answer#shown to a right one}: the second speaks of the right answer.
+        marks = [at for at, character in enumerate(answers.syntax) if character == "#"]
+        right = _converted(answers[marks[1] + 1 :].text.strip(), text_format) if len(marks) > 1 else ""
+        return [("True", is_true), ("False", not is_true)], "true_false", right
     starts = [index for index, character in enumerate(answers.syntax) if character in "=~"]
     markers = [answers.syntax[index] for index in starts]
     arrow = answers.find("->")
@@ -320,25 +327,31 @@ def _choices(answers: _Chars, at: int, text_format: str) -> tuple[list[tuple[str
     # As in Moodle: without any "=" answer, the weights say which of several answers are right.
     several = "=" not in markers
     choices = []
+    right_feedback = ""
     for start, end, marker in zip(starts, [*starts[1:], len(answers)], markers):
         at = answers.offsets[start]
         weight, body = _weight(answers[start + 1 : end], at)
+        # A choice may carry its own format marker ("=[plain]Paris"), which is no part of its text.
+        choice_format, body = _format(body.strip())
+        choice_format = text_format if choice_format == "moodle" else choice_format
         if marker == "~" and weight is not None and weight > 0 and not several:
             raise _Problem(at, (
                 "partial credit (~%...%) cannot be kept when another answer is marked =;"
                 " a choice here is right or wrong"
             ))
         feedback = body.find("#")
-        text = _converted((body[:feedback] if feedback >= 0 else body).text.strip(), text_format)
+        text = _converted((body[:feedback] if feedback >= 0 else body).text.strip(), choice_format)
         if not text:
             raise _Problem(at, "this answer has no text")
         if short_answer and weight is not None and weight != 100:
             raise _Problem(at, "partial credit (=%...%) on a typed answer cannot be kept; an answer is right or not")
         is_correct = weight is not None and weight > 0 if several else marker == "="
+        if is_correct and feedback >= 0 and not right_feedback:
+            right_feedback = _converted(body[feedback + 1 :].text.strip(), choice_format)
         choices.append((text, is_correct))
     if short_answer:
-        return choices, "text"
-    return choices, "multi" if several else "single"
+        return choices, "text", right_feedback
+    return choices, "multi" if several else "single", right_feedback
 
 
 def _unsupported(question: str) -> str:

@@ -275,3 +275,18 @@ def test_a_file_over_the_cap_is_refused_before_parsing():
 def test_an_arrow_in_a_choice_of_a_multiple_choice_question_is_text():
     (entry,) = gift.read(b"Which way? {=left -> right ~up}", "q.gift")
     assert (entry["kind"], entry["choices"]) == ("single", ["left -> right", "up"])
+
+
+def test_feedback_format_markers_and_html_comments_are_read_as_moodle_does():
+    entries = gift.read(
+        "::Capital::What is the capital of France? {=[plain]Paris#Yes, since 987. ~[plain]Lyon#No.}\n\n"
+        "Water boils at 100 °C at sea level. {T#No: it does, at sea level.#Right: at sea level it does.}\n\n"
+        "[html]<p>Which <b>river</b> runs through Paris?<!-- asked > twice --></p> {=Seine ~Loire}\n".encode(),
+        "feedback.gift",
+    )
+    capital, boiling, river = entries
+    # The right answer's own feedback explains it when there is no general feedback (####).
+    assert capital["choices"] == ["Paris", "Lyon"] and capital["correct"] == "Paris"
+    assert capital["explanation"] == "Yes, since 987."
+    assert boiling["correct"] is True and boiling["explanation"] == "Right: at sea level it does."
+    assert river["prompt"] == "Which river runs through Paris?"
