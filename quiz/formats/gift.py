@@ -66,6 +66,14 @@ def escape(text: str) -> str:
     return "".join(escaped)
 
 
+def _literal(text: str) -> str:
+    """An answer or feedback as GIFT shows it literally: escaped, and behind a ``[plain]`` marker
+    when it starts with what a reader would take for a weight ("%100% free") or a format marker
+    ("[html] tags"); the marker is read and dropped before either."""
+    escaped = escape(text)
+    return f"[plain]{escaped}" if escaped.startswith(("%", "[")) else escaped
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -76,8 +84,9 @@ def _question_lines(question: OutgoingQuestion, quiz: OutgoingQuiz) -> list[str]
         details.append(f"tags: {', '.join(question.tags)}")
     if question.time_limit is not None:
         details.append(f"time limit: {question.time_limit} s")
-    head = f"::{escape(question.id)}::{escape(question.prompt)}"
-    feedback = f"####{escape(general_feedback(question, quiz.article_title))}"
+    # [plain]: Moodle would otherwise take the prompt for HTML ("<b>" in it would render).
+    head = f"::{escape(question.id)}::[plain]{escape(question.prompt)}"
+    feedback = f"####{_literal(general_feedback(question, quiz.article_title))}"
     if question.kind == "true_false":
         answer = "TRUE" if question.choices[0][1] else "FALSE"
         return [f"// {'; '.join(details)}", f"{head} {{{answer}{feedback}}}"]
@@ -88,14 +97,14 @@ def _question_lines(question: OutgoingQuestion, quiz: OutgoingQuiz) -> list[str]
         answer = f"#{format_number(key['answer'])}:{format_number(key.get('tolerance') or 0)}"
         return [f"// {'; '.join(details)}", f"{head} {{{answer}{feedback}}}"]
     if question.kind == "text":
-        answers = [f"\t={escape(text)}" for text in (question.answer_key or {}).get("accept", [])]
+        answers = [f"\t={_literal(text)}" for text in (question.answer_key or {}).get("accept", [])]
         return [f"// {'; '.join(details)}", f"{head} {{", *answers, f"\t{feedback}", "}"]
     if question.kind == "single":
-        answers = [f"\t{'=' if is_correct else '~'}{escape(text)}" for text, is_correct in question.choices]
+        answers = [f"\t{'=' if is_correct else '~'}{_literal(text)}" for text, is_correct in question.choices]
     else:
         right, wrong = _weights(question)
         answers = [
-            f"\t~%{right if is_correct else wrong}%{escape(text)}" for text, is_correct in question.choices
+            f"\t~%{right if is_correct else wrong}%{_literal(text)}" for text, is_correct in question.choices
         ]
     return [f"// {'; '.join(details)}", f"{head} {{", *answers, f"\t{feedback}", "}"]
 
@@ -238,7 +247,8 @@ def _draft(block: _Chars, place: Place) -> Draft:
     explanation = ""
     general = answers.find("####")
     if general >= 0:
-        explanation = _converted(answers[general + 4 :].text.strip(), text_format)
+        feedback_format, feedback = _format(answers[general + 4 :].strip())
+        explanation = _converted(feedback.text.strip(), text_format if feedback_format == "moodle" else feedback_format)
         answers = answers[:general]
     answers = answers.strip()
     if answers.syntax.startswith("#"):

@@ -29,7 +29,7 @@ def test_each_quiz_is_a_category_with_a_comment(document):
 
 def test_a_single_answer_question_escapes_every_special_character(document):
     lines = gift.write(document).decode().splitlines()
-    start = lines.index(r"::sky::What colour is the sky? \{a\: b\} \~ \= \# \\ <b>bold</b> {")
+    start = lines.index(r"::sky::[plain]What colour is the sky? \{a\: b\} \~ \= \# \\ <b>bold</b> {")
     assert lines[start - 1] == "// difficulty: easy; tags: sky, easy-ones; time limit: 20 s"
     assert lines[start + 1 : start + 6] == [
         "\t=Blue",
@@ -42,7 +42,7 @@ def test_a_single_answer_question_escapes_every_special_character(document):
 
 def test_a_several_answer_question_weighs_right_to_100_and_wrong_to_minus_100(document):
     lines = gift.write(document).decode().splitlines()
-    start = lines.index("::colours-named::Which colours does the article name? {")
+    start = lines.index("::colours-named::[plain]Which colours does the article name? {")
     assert lines[start + 1 : start + 4] == ["\t~%50%Blue", "\t~%50%Green", "\t~%-100%Purple"]
     assert lines[start + 4].startswith("\t####Two colours are named.\\nFrom ")
     assert lines[start + 4].endswith("\\n“The sky is blue.”\\n“The grass is green.”")
@@ -61,11 +61,11 @@ def test_weights_of_three_right_out_of_five():
 def test_true_false_questions_are_true_or_false_with_the_general_feedback(document):
     lines = gift.write(document).decode().splitlines()
     assert (
-        "::sunny::It is sunny today. {TRUE####The weather is fair.\\nFrom “The sky & the \"grass\"”\\:\\n“It’s sunny today.”}"
+        "::sunny::[plain]It is sunny today. {TRUE####The weather is fair.\\nFrom “The sky & the \"grass\"”\\:\\n“It’s sunny today.”}"
         in lines
     )
     # An unsourced question's feedback is its explanation alone.
-    assert "::clouds::Clouds are grey. {FALSE####They are white.}" in lines
+    assert "::clouds::[plain]Clouds are grey. {FALSE####They are white.}" in lines
 
 
 def test_escape_and_reading_back_are_inverse():
@@ -290,3 +290,18 @@ def test_feedback_format_markers_and_html_comments_are_read_as_moodle_does():
     assert capital["explanation"] == "Yes, since 987."
     assert boiling["correct"] is True and boiling["explanation"] == "Right: at sea level it does."
     assert river["prompt"] == "Which river runs through Paris?"
+
+
+def test_texts_a_reader_would_take_for_weights_or_markers_are_written_behind_plain():
+    question = gift.OutgoingQuestion(
+        "free", "single", "easy", "[html] <b>Which</b> price?", (("%100% free", True), ("[moodle] five", False)),
+        "[note] Nothing to pay.", (), (), None,
+    )
+    lines = gift._question_lines(question, gift.OutgoingQuiz(None, None, None, False, (question,)))
+    assert lines[1] == "::free::[plain][html] <b>Which</b> price? {"
+    assert lines[2:5] == ["\t=[plain]%100% free", "\t~[plain][moodle] five", "\t####[plain][note] Nothing to pay."]
+    read = gift.read("\n".join(lines).encode(), "free.gift")[0]
+    assert (read["prompt"], read["choices"], read["correct"]) == (
+        "[html] <b>Which</b> price?", ["%100% free", "[moodle] five"], "%100% free",
+    )
+    assert read["explanation"] == "[note] Nothing to pay."
