@@ -9,6 +9,7 @@ unique id and raises :class:`~quiz.bank.errors.BankInvalid` with every problem a
 from __future__ import annotations
 
 import bisect
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -112,6 +113,10 @@ def slug_for(text: str) -> str:
         slug = f"{slug}-{word}" if slug else word
     if not slug and words:  # a first word longer than the limit
         slug = words[0][:_ID_LENGTH]
+    if not slug and text.strip():
+        # No Latin letters or digits ("日本の首都は？"): an id from the text itself, so that it stays
+        # the same whatever the question's place in the file.
+        return "question-" + hashlib.sha256(text.strip().encode()).hexdigest()[:8]
     return slug or "question"
 
 
