@@ -38,8 +38,8 @@ def test_the_yaml_export_of_every_kind_imports_as_exactly_the_same_questions(kin
 
 def test_gift_writes_typed_answers_and_numbers_and_leaves_out_what_it_cannot_carry(document):
     text = gift.write(document).decode()
-    assert "::coach::Who was the rink's first coach? {\n\t=Marie Tremblay\n\t=Tremblay\n" in text
-    assert "::spectators::How many spectators does the rink hold? {#1200:50####" in text
+    assert "::coach::[plain]Who was the rink's first coach? {\n\t=Marie Tremblay\n\t=Tremblay\n" in text
+    assert "::spectators::[plain]How many spectators does the rink hold? {#1200:50####" in text
     assert "// difficulty: medium; unit: spectators" in text
     assert "::timeline::" not in text and "::favourite::" not in text
     assert left_out(document, "gift") == [("timeline", "ordering"), ("favourite", "poll")]
