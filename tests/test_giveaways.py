@@ -229,8 +229,7 @@ def test_a_classroom_reveal_leaves_out_the_answers_of_the_sessions_later_questio
 # The headline ------------------------------------------------------------------------------------------
 
 
-def test_a_quote_may_come_from_the_headline_and_is_shown_there(write_bank, app, client):
-    question = """\
+DOORS = """\
   - id: doors
     prompt: In which city does the rink open its doors?
     choices: [Ottawa, Toronto, Montreal]
@@ -238,7 +237,10 @@ def test_a_quote_may_come_from_the_headline_and_is_shown_there(write_bank, app, 
     explanation: The headline says so.
     source: opens its doors in Ottawa
 """
-    bank = load_bank(bank_file(write_bank, question))
+
+
+def test_a_quote_may_come_from_the_headline_and_is_shown_there(write_bank, app, client):
+    bank = load_bank(bank_file(write_bank, DOORS))
     (quote,) = bank.questions[0].quotes
     assert quote.span_start < 0 and quote.excerpt == "opens its doors in Ottawa"
     quotable = articles.Quotable.of(bank.articles[0].title, bank.articles[0].text)
@@ -252,14 +254,6 @@ def test_a_quote_may_come_from_the_headline_and_is_shown_there(write_bank, app, 
     assert '<p id="p1">' in page  # the body's paragraphs keep their numbers
 
 
-DOORS = """\
-  - id: doors
-    prompt: In which city does the rink open its doors?
-    choices: [Ottawa, Toronto, Montreal]
-    correct: Ottawa
-    explanation: The headline says so.
-    source: opens its doors in Ottawa
-"""
 
 
 def test_feedback_cites_the_article_without_a_headline_that_tells_an_answer_to_come(write_bank, app, client):

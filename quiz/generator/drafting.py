@@ -7,7 +7,6 @@ import re
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from quiz.quotes import fold
@@ -25,26 +24,17 @@ QUESTIONS_PER_SENTENCE = 2
 _ID_LENGTH = 48
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What became of one fact: its question, or why there is none."""
-
-    candidate: Candidate | None
-    fact_text: str
-    kind: str
-    sentence: int
-    reasons: tuple[str, ...]
-
-
 def _lenders(other_texts: Sequence[str]) -> distractors.Lenders:
     return distractors.Lenders(analyse(plain_text(other)) for other in other_texts)
 
 
-def _outcomes(article: Article, others: distractors.Lenders, avoid: frozenset[str] = frozenset()) -> list[Outcome]:
-    """Every fact of an analysed article with its checked question or the reasons it has none.
+def _sound_candidates(
+    article: Article, others: distractors.Lenders, avoid: frozenset[str] = frozenset()
+) -> list[Candidate]:
+    """The question drafted on each fact of an analysed article that passes every check.
     ``avoid`` holds answers (folded) offered as no question's wrong choice."""
     text = article.text
-    outcomes = []
+    sound = []
     # The answer's place among the choices is spread over every place rather than left to
     # chance: each question takes, of the arrangements its values allow ("two" has no two
     # smaller counts below it), the one whose place the sound questions so far used least.
@@ -53,8 +43,7 @@ def _outcomes(article: Article, others: distractors.Lenders, avoid: frozenset[st
     for fact in article.facts:
         draft = draft_for(fact, article)
         if draft is None:
-            outcomes.append(Outcome(None, fact.text, fact.kind, fact.sentence, ("template: no prompt stands alone",)))
-            continue
+            continue  # no prompt stands alone
         fits, known_gender = _fits(draft, avoid), told_gender(draft) is not None
         least = min(places[place] for place in range(distractors.CHOICES))
         choices: list[str] = []
@@ -65,12 +54,11 @@ def _outcomes(article: Article, others: distractors.Lenders, avoid: frozenset[st
             if places[choices.index(draft.answer)] == least:
                 break
         candidate = Candidate(draft, tuple(choices), article)
-        reasons = tuple(problems(candidate))
-        outcomes.append(Outcome(candidate, fact.text, fact.kind, fact.sentence, reasons))
-        if not reasons:
+        if not problems(candidate):
+            sound.append(candidate)
             places[choices.index(draft.answer)] += 1
             seed += 1
-    return outcomes
+    return sound
 
 
 def _word_spans(text: str) -> Iterable[str]:
@@ -150,21 +138,17 @@ def drafted_entries(
     ``acceptable``, given every entry, says which (by id) may stay; the best ``max_questions``
     are then taken from those."""
     article, others = analyse(plain), _lenders(other_texts)
-    kept = _selected(_sound(_outcomes(article, others)))
+    kept = _selected(_sound_candidates(article, others))
     # A wrong choice that is another question's answer tells that answer away (quiz lint says
     # so): the choices are drawn again, leaving out the answers of the questions kept.
     answers = frozenset(fold(candidate.draft.answer).casefold() for candidate in kept)
     if answers:
-        kept = _selected(_sound(_outcomes(article, others, answers)))
+        kept = _selected(_sound_candidates(article, others, answers))
     if acceptable is not None:
         trial = _entries(kept, article)
         allowed = acceptable(trial)
         kept = [candidate for candidate, entry in zip(kept, trial) if entry["id"] in allowed]
     return _entries(_best(kept, max_questions), article)
-
-
-def _sound(outcomes: list[Outcome]) -> list[Candidate]:
-    return [outcome.candidate for outcome in outcomes if outcome.candidate and not outcome.reasons]
 
 
 def _entries(candidates: list[Candidate], article: Article) -> list[dict[str, Any]]:
