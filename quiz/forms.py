@@ -391,6 +391,7 @@ class QuestionFileForm(FlaskForm):
         ],
     )
     quiz = SelectField("Add the questions to the quiz")
+    strict = BooleanField("Refuse the whole file if any of its questions must be left out")
 
     def validate_file(self, field: FileField) -> None:
         if not field.data:

@@ -37,10 +37,8 @@ def no_control_characters(value: str) -> str:
     return value
 
 
-Identifier = Annotated[
-    str,
-    StringConstraints(pattern=r"^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$"),
-]
+IDENTIFIER_PATTERN = r"^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$"
+Identifier = Annotated[str, StringConstraints(pattern=IDENTIFIER_PATTERN)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Seconds = Annotated[int, Field(ge=5, le=240)]
 Difficulty = Literal["easy", "medium", "hard"]

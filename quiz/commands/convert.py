@@ -20,14 +20,21 @@ from quiz.formats.files import read_document
 @click.option("--from", "from_name", metavar="FORMAT", help="IN's format, when its extension does not say.")
 @click.option("--to", "to_name", metavar="FORMAT", help="OUT's format, when its extension does not say.")
 @click.option("--quiz", "quiz_id", metavar="ID", help="The quiz every read question is given.")
+@click.option(
+    "--strict", is_flag=True,
+    help="Write nothing if any question of IN must be left out (a kind this app cannot hold).",
+)
 def convert_command(
-    source: Path, target: Path, from_name: str | None, to_name: str | None, quiz_id: str | None
+    source: Path, target: Path, from_name: str | None, to_name: str | None, quiz_id: str | None, strict: bool,
 ) -> None:
     """Convert questions from one file format to another, without touching the database.
 
     Formats come from the extensions (.gift, .aiken, .xlsx for Kahoot, .json for Open Trivia DB,
     .xml for Moodle XML, .csv, .yaml). A .yaml IN is a bank file, checked as quiz check does; a
     .yaml OUT holds the questions, to be added to a bank. OUT is written whole or not at all.
+
+    Questions of IN that this app cannot hold (an essay, a matching question) are left out, each
+    named with its place and why; with --strict, nothing is written if any is.
     """
     readable = [FORMATS["yaml"], *importers()]
     reader = _chosen_format(from_name, source, readable, "--from")
@@ -40,14 +47,24 @@ def convert_command(
         except ValidationError:
             exit_with(f"--quiz {quiz_id!r}: an id is lowercase letters, digits, '-', '_' or '.'")
     try:
-        document = read_document(source, reader, quiz=quiz_id)
+        document, read = read_document(source, reader, quiz=quiz_id)
+        if strict and read is not None:
+            read.strict()
     except BankInvalid as invalid:
         for error in invalid.errors:
             click.echo(str(error), err=True)
         exit_with(f"{source}: {len(invalid.errors)} error(s); nothing was written")
     assert writer.write is not None  # chosen among the exporters
     write_file(target, writer.write(document))
-    click.echo(f"{target}: {len(document['questions'])} question(s) written as {writer.label}")
+    if read is not None:
+        for note in read.notes:
+            click.echo(f"{note} (kept the rest of the question)", err=True)
+        for skipped in read.skipped:
+            click.echo(f"{skipped} (left out)", err=True)
+    summary = f"{target}: {len(document['questions'])} question(s) written as {writer.label}"
+    if read is not None and read.skipped:
+        summary += f"; {len(read.skipped)} left out of {source} (listed above; --strict refuses such a file)"
+    click.echo(summary)
 
 
 def _chosen_format(name: str | None, path: Path, allowed: list[Format], option: str) -> Format:

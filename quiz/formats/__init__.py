@@ -1,8 +1,9 @@
 """Interchange formats: questions read from other quiz tools' files, the bank written for them.
 
 Every format is one module and one entry of :data:`FORMATS`. A reader takes a file's bytes and
-name and returns question entries (bank entries without ``quiz`` and ``source``: imported
-questions are unsourced until someone quotes the article), or raises
+name and returns a :class:`~quiz.formats.incoming.Read`: question entries (bank entries without
+``quiz`` and ``source``: imported questions are unsourced until someone quotes the article),
+each question it left out and why, and what read questions lost; or it raises
 :class:`~quiz.bank.errors.BankInvalid` listing every problem with its position, having read
 nothing. A writer takes a bank document (:func:`quiz.bank.exporter.export_document`) and
 returns the file's bytes.
@@ -18,10 +19,10 @@ from quiz.bank.exporter import article_entry, bank_question_entry
 from quiz.bank.loader import Bank
 from quiz.bank.yamlfile import dump_yaml
 from quiz.formats import aiken, csv_format, gift, kahoot, moodle_xml, opentdb
-from quiz.formats.incoming import MAX_UPLOAD_BYTES
+from quiz.formats.incoming import MAX_UPLOAD_BYTES, Read
 
 __all__ = [
-    "FORMATS", "MAX_UPLOAD_BYTES", "Format", "bank_document", "exporters", "format_for_filename", "importers",
+    "FORMATS", "MAX_UPLOAD_BYTES", "Format", "Read", "bank_document", "exporters", "format_for_filename", "importers",
     "questions_document",
 ]
 
@@ -34,7 +35,7 @@ class Format:
     #: The first is the one a written file gets.
     extensions: tuple[str, ...]
     media_type: str
-    read: Callable[[bytes, str], list[dict[str, Any]]] | None
+    read: Callable[[bytes, str], Read] | None
     write: Callable[[dict[str, Any]], bytes] | None
 
     def filename(self, stem: str) -> str:
@@ -51,7 +52,7 @@ FORMATS: dict[str, Format] = {
         # The bank's own format. Reading one needs the bank loader (articles, quotes), not a reader.
         Format("yaml", "Bank file (YAML)", (".yaml", ".yml"), "application/yaml", None, _bank_file),
         Format("gift", "GIFT", (".gift", ".txt"), "text/plain; charset=utf-8", gift.read, gift.write),
-        Format("moodle-xml", "Moodle XML", (".xml",), "application/xml", None, moodle_xml.write),
+        Format("moodle-xml", "Moodle XML", (".xml",), "application/xml", moodle_xml.read, moodle_xml.write),
         Format("csv", "CSV", (".csv",), "text/csv; charset=utf-8", None, csv_format.write),
         Format("aiken", "Aiken", (".aiken", ".txt"), "text/plain; charset=utf-8", aiken.read, None),
         Format(

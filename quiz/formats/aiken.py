@@ -5,8 +5,9 @@
     B. Lyon
     ANSWER: A
 
-The question text, then options lettered A, B, C... (``A.`` or ``A)``), then ``ANSWER:`` with
-the one correct letter. There is no feedback, and exactly one answer is correct.
+The question text, then options lettered A, B, C... (``A.`` or ``A)``, then a space or a tab,
+as Moodle reads them), then ``ANSWER:`` with the one correct letter. There is no feedback, and
+exactly one answer is correct.
 """
 
 from __future__ import annotations
@@ -14,23 +15,25 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass, field
-from typing import Any
-
 from quiz.bank.errors import BankError
-from quiz.formats.incoming import Draft, Place, decode_text, question_entries
+from quiz.formats.incoming import Draft, Place, Read, decode_text, question_entries
 
 _OPTION = re.compile(r"([A-Z])[.)]\s+(\S.*)")
 _ANSWER = re.compile(r"ANSWER\s*:\s*(.*)", re.IGNORECASE)
+#: "A)Paris": an option to the eye, but question text to Moodle, which wants a space after the letter.
+_CRAMPED_OPTION = re.compile(r"[A-Z][.)]\S")
 
 
 @dataclass
 class _Question:
     place: Place
     lines: list[str]
+    #: Where each of ``lines`` is: (line, column).
+    line_places: list[tuple[int, int]]
     options: list[str] = field(default_factory=list)
 
 
-def read(data: bytes, filename: str) -> list[dict[str, Any]]:
+def read(data: bytes, filename: str) -> Read:
     reader = _Reader(filename)
     for line_number, raw_line in enumerate(decode_text(data, filename).split("\n"), 1):
         reader.line(line_number, len(raw_line) - len(raw_line.lstrip()) + 1, raw_line.strip())
@@ -63,7 +66,7 @@ class _Reader:
                 self.error(number, column, "an option or ANSWER: line before any question text")
                 return
             self.count += 1
-            self.current = _Question(Place(number, column, f"question {self.count}"), [line])
+            self.current = _Question(Place(number, column, f"question {self.count}"), [line], [(number, column)])
         elif answer:
             self.answer(current, answer.group(1).strip(), number, column + answer.start(1))
             self.current = None
@@ -78,6 +81,7 @@ class _Reader:
             self.error(number, column, "after the options comes the ANSWER: line (like ANSWER: B)")
         else:
             current.lines.append(line)
+            current.line_places.append((number, column))
 
     def end(self) -> None:
         if self.current is not None:
@@ -88,7 +92,11 @@ class _Reader:
         """Keep the question if its ANSWER: line names one of its options."""
         count = len(question.options)
         if count < 2:
-            self.error(line, column, "a question needs at least two options (A. and B.) before its ANSWER: line")
+            cramped = [place for text, place in zip(question.lines, question.line_places) if _CRAMPED_OPTION.match(text)]
+            if len(cramped) >= 2:
+                self.error(*cramped[0], "an option's letter is followed by a space, as Moodle reads it: 'A) Paris', not 'A)Paris'")
+            else:
+                self.error(line, column, "a question needs at least two options (A. and B.) before its ANSWER: line")
             return
         if not re.fullmatch(r"[A-Z]", letters.upper()):
             several = len(re.findall(r"[A-Z]", letters.upper())) > 1

@@ -6,20 +6,23 @@ starts a comment line and ``$CATEGORY:`` a category. Answers start with ``=`` (r
 general feedback. ``~ = # { } :`` and ``\\`` are escaped with a backslash, ``\\n`` is a line break.
 
 Multiple-choice, true/false, short-answer (only ``=`` answers: a typed answer) and numerical
-(``{#1200:50}`` or ``{#1150..1250}``) questions are read; other GIFT questions (matching,
-essay) are refused with their position.
+(``{#1200:50}`` or ``{#1150..1250}``) questions are read; other GIFT items (descriptions,
+essays, matching) are left out, each reported at its place.
+
+Comment lines just before a question may say more about it, as Moodle reads them:
+``// [id:rink-seats] [tag:venues]``, and, for this app, ``// difficulty: hard; time limit: 30 s``.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from quiz.bank.errors import BankError
-from quiz.formats.incoming import Draft, Lines, Place, decode_text, question_entries
+from quiz.formats.html_text import plain_text
+from quiz.formats.incoming import Draft, Lines, Place, Read, decode_text, question_entries, slug_for
 from quiz.formats.outgoing import OutgoingQuestion, OutgoingQuiz, outgoing_quizzes
 from quiz.kinds.number import format_number
 
@@ -30,6 +33,13 @@ _TRUE_FALSE = re.compile(r"(T|TRUE|F|FALSE)\s*(#.*)?", re.IGNORECASE | re.DOTALL
 _MOST_CHOICES = 6
 _MOST_ACCEPTED = 20
 _FORMAT = re.compile(r"\[(html|moodle|plain|markdown)\]")
+#: What a question's comment lines may say about it: Moodle's id and tags (a "]" in them is
+#: escaped as "\]"), and this app's difficulty and time limit.
+_COMMENT_ID = re.compile(r"\[id:((?:\\]|[^\]])+)\]")
+_COMMENT_TAG = re.compile(r"\[tag:((?:\\]|[^\]])+)\]")
+_COMMENT_DIFFICULTY = re.compile(r"\bdifficulty:\s*(easy|medium|hard)\b", re.IGNORECASE)
+_COMMENT_TIME_LIMIT = re.compile(r"\btime limit:\s*(\d+)\s*s\b", re.IGNORECASE)
+_COMMENT_UNIT = re.compile(r"\bunit:\s*([^;]*[^;\s])")
 
 
 # Writing ---------------------------------------------------------------------------------------
@@ -79,9 +89,9 @@ def _one_line(text: str) -> str:
 
 
 def _question_lines(question: OutgoingQuestion, quiz: OutgoingQuiz) -> list[str]:
+    # Moodle reads the id and tags from the comment before a question; the rest is for this app.
+    moodle = " ".join([f"[id:{question.id}]", *(f"[tag:{tag}]" for tag in question.tags)])
     details = [f"difficulty: {question.difficulty}"]
-    if question.tags:
-        details.append(f"tags: {', '.join(question.tags)}")
     if question.time_limit is not None:
         details.append(f"time limit: {question.time_limit} s")
     # [plain]: Moodle would otherwise take the prompt for HTML ("<b>" in it would render).
@@ -89,16 +99,16 @@ def _question_lines(question: OutgoingQuestion, quiz: OutgoingQuiz) -> list[str]
     feedback = f"####{_literal(general_feedback(question, quiz.article_title))}"
     if question.kind == "true_false":
         answer = "TRUE" if question.choices[0][1] else "FALSE"
-        return [f"// {'; '.join(details)}", f"{head} {{{answer}{feedback}}}"]
+        return [f"// {moodle}", f"// {'; '.join(details)}", f"{head} {{{answer}{feedback}}}"]
     if question.kind == "number":
         key = question.answer_key or {}
         if key.get("unit"):
             details.append(f"unit: {key['unit']}")
         answer = f"#{format_number(key['answer'])}:{format_number(key.get('tolerance') or 0)}"
-        return [f"// {'; '.join(details)}", f"{head} {{{answer}{feedback}}}"]
+        return [f"// {moodle}", f"// {'; '.join(details)}", f"{head} {{{answer}{feedback}}}"]
     if question.kind == "text":
         answers = [f"\t={_literal(text)}" for text in (question.answer_key or {}).get("accept", [])]
-        return [f"// {'; '.join(details)}", f"{head} {{", *answers, f"\t{feedback}", "}"]
+        return [f"// {moodle}", f"// {'; '.join(details)}", f"{head} {{", *answers, f"\t{feedback}", "}"]
     if question.kind == "single":
         answers = [f"\t{'=' if is_correct else '~'}{_literal(text)}" for text, is_correct in question.choices]
     else:
@@ -106,7 +116,7 @@ def _question_lines(question: OutgoingQuestion, quiz: OutgoingQuiz) -> list[str]
         answers = [
             f"\t~%{right if is_correct else wrong}%{_literal(text)}" for text, is_correct in question.choices
         ]
-    return [f"// {'; '.join(details)}", f"{head} {{", *answers, f"\t{feedback}", "}"]
+    return [f"// {moodle}", f"// {'; '.join(details)}", f"{head} {{", *answers, f"\t{feedback}", "}"]
 
 
 def _weights(question: OutgoingQuestion) -> tuple[str, str]:
@@ -158,49 +168,85 @@ _ESCAPED = "\0"
 
 
 class _Problem(Exception):
+    """The file is broken here."""
+
     def __init__(self, offset: int, message: str):
         super().__init__(message)
         self.offset = offset
         self.message = message
 
 
-def read(data: bytes, filename: str) -> list[dict[str, Any]]:
-    """The multiple-choice and true/false questions of a GIFT file."""
+class _LeftOut(_Problem):
+    """A question GIFT holds well that cannot be kept here; the file's other questions are read."""
+
+
+def read(data: bytes, filename: str) -> Read:
+    """The questions of a GIFT file that this app's kinds can hold."""
     text = decode_text(data, filename)
     lines = Lines(text)
     drafts: list[Draft] = []
     errors: list[BankError] = []
-    for number, block in enumerate(_blocks(text), 1):
+    skipped: list[BankError] = []
+    notes: list[BankError] = []
+    for number, (comments, block) in enumerate(_blocks(text), 1):
         line, column = lines.position(block.offsets[0])
         place = Place(line, column, f"question {number}")
+        lost: list[str] = []
         try:
-            drafts.append(_draft(block, place))
+            drafts.append(_commented(_draft(block, place, lost), comments))
         except _Problem as problem:
             line, column = lines.position(problem.offset)
-            errors.append(BankError(filename, line, column, place.location, problem.message))
-    return question_entries(filename, drafts, errors)
+            found = BankError(filename, line, column, place.location, problem.message)
+            (skipped if isinstance(problem, _LeftOut) else errors).append(found)
+        else:
+            notes += [place.error(filename, f"the question loses {item}") for item in lost]
+    return question_entries(filename, drafts, errors, skipped, notes)
 
 
-def _blocks(text: str) -> Iterator[_Chars]:
-    """Each question, escapes resolved; comment and category lines left out."""
+def _blocks(text: str) -> Iterator[tuple[list[str], _Chars]]:
+    """Each question, escapes resolved, with the comment lines among its lines; category
+    lines left out."""
     block: list[tuple[str, str, int]] = []
+    comments: list[str] = []
     offset = 0
     for raw_line in text.split("\n"):
         start, offset = offset, offset + len(raw_line) + 1
         line = raw_line.rstrip("\r")
         stripped = line.strip()
         if stripped.startswith("//"):
+            comments.append(stripped[2:])
             continue
         if not stripped or stripped.startswith("$CATEGORY:"):
             if block:
-                yield _joined(block)
-            block = []
+                yield comments, _joined(block)
+            block, comments = [], []
             continue
         if block:
             block.append(("\n", "\n", start - 1))
         block.extend(_chars(line, start))
     if block:
-        yield _joined(block)
+        yield comments, _joined(block)
+
+
+def _commented(draft: Draft, comments: list[str]) -> Draft:
+    """``draft`` with what its comment lines say: an id and tags as Moodle writes them, a
+    difficulty, a time limit and a unit as this app writes them."""
+    comment = "\n".join(comments)
+    if not comment:
+        return draft
+    if not draft.name and (found := _COMMENT_ID.search(comment)):
+        draft.name = found.group(1).replace("\\]", "]").strip()
+    for found in _COMMENT_TAG.finditer(comment):
+        tag = slug_for(found.group(1).replace("\\]", "]"))
+        if tag not in draft.tags:
+            draft.tags.append(tag)
+    if found := _COMMENT_DIFFICULTY.search(comment):
+        draft.difficulty = found.group(1).lower()
+    if found := _COMMENT_TIME_LIMIT.search(comment):
+        draft.time_limit = int(found.group(1))
+    if draft.kind == "number" and draft.answer_key is not None and (found := _COMMENT_UNIT.search(comment)):
+        draft.answer_key["unit"] = found.group(1)
+    return draft
 
 
 def _joined(chars: list[tuple[str, str, int]]) -> _Chars:
@@ -221,10 +267,13 @@ def _chars(line: str, start: int) -> Iterator[tuple[str, str, int]]:
             index += 1
 
 
-def _draft(block: _Chars, place: Place) -> Draft:
+def _draft(block: _Chars, place: Place, lost: list[str]) -> Draft:
+    """The question ``block`` holds; what its HTML cannot keep as text is added to ``lost``."""
     opening = block.find("{")
     if opening < 0:
-        raise _Problem(block.offsets[0], "no answers: put the choices in braces, like {=right ~wrong}")
+        raise _LeftOut(block.offsets[0], (
+            "a description (text without answers in braces) cannot be imported; it has nothing to answer"
+        ))
     closing = block.find("}", opening + 1)
     if closing < 0:
         raise _Problem(block.offsets[opening], "this '{' is never closed by '}'")
@@ -236,8 +285,8 @@ def _draft(block: _Chars, place: Place) -> Draft:
         raise _Problem(block.offsets[second], "a second set of answers; separate questions with a blank line")
     name, head = _title(block[:opening].strip())
     text_format, head = _format(head)
-    prompt = _converted(head.text.strip(), text_format)
-    rest = _converted(block[closing + 1 :].text.strip(), text_format)
+    prompt = _converted(head.text.strip(), text_format, lost)
+    rest = _converted(block[closing + 1 :].text.strip(), text_format, lost)
     if rest:
         # Text after the answers makes a "missing word" question: the answers fill the gap.
         prompt = f"{prompt} _____ {rest}".strip()
@@ -248,13 +297,14 @@ def _draft(block: _Chars, place: Place) -> Draft:
     general = answers.find("####")
     if general >= 0:
         feedback_format, feedback = _format(answers[general + 4 :].strip())
-        explanation = _converted(feedback.text.strip(), text_format if feedback_format == "moodle" else feedback_format)
+        feedback_format = text_format if feedback_format == "moodle" else feedback_format
+        explanation = _converted(feedback.text.strip(), feedback_format, lost)
         answers = answers[:general]
     answers = answers.strip()
     if answers.syntax.startswith("#"):
         return Draft(place, "number", prompt, [], explanation=explanation, name=name,
                      answer_key=_numerical(answers[1:], answers.offsets[0]))
-    choices, kind, feedback = _choices(answers, block.offsets[opening], text_format)
+    choices, kind, feedback = _choices(answers, block.offsets[opening], text_format, lost)
     # Without general feedback, what the right answer's own feedback says explains it best.
     explanation = explanation or feedback
     if kind == "text":
@@ -277,7 +327,7 @@ def _numerical(chars: _Chars, at: int) -> dict[str, Any]:
         low, high = sorted((float(match["low"]), float(match["high"])))
         answer, tolerance = (low + high) / 2, (high - low) / 2
     else:
-        raise _Problem(at, _unsupported("a numerical question with several answers or feedback"))
+        raise _LeftOut(at, _unsupported("a numerical question with several answers or feedback"))
     return {"answer": _plain(answer), "tolerance": _plain(tolerance)}
 
 
@@ -301,39 +351,42 @@ def _format(chars: _Chars) -> tuple[str, _Chars]:
     return match.group(1), chars[match.end() :].strip()
 
 
-def _converted(text: str, text_format: str) -> str:
-    """Plain text of a GIFT text; an ``[html]`` one loses its tags and entities."""
+def _converted(text: str, text_format: str, lost: list[str]) -> str:
+    """Plain text of a GIFT text; an ``[html]`` one loses its tags and entities, and what the
+    text cannot keep (an image, a link's address) is added to ``lost``."""
     if text_format != "html":
         return text
-    text = re.sub(r"<!--.*?(?:-->|$)", "", text, flags=re.DOTALL)  # a comment may hold ">"
-    text = re.sub(r"<br\s*/?>|</p>\s*<p[^>]*>", "\n", text, flags=re.IGNORECASE)
-    return html.unescape(re.sub(r"<[^>]*>", "", text)).strip()
+    text, dropped = plain_text(text)
+    lost += dropped
+    return text
 
 
-def _choices(answers: _Chars, at: int, text_format: str) -> tuple[list[tuple[str, bool]], str, str]:
+def _choices(
+    answers: _Chars, at: int, text_format: str, lost: list[str],
+) -> tuple[list[tuple[str, bool]], str, str]:
     """The choices with whether each is right, the kind of question the answers make, and the
     feedback of the right answer (the first right one), if it has any."""
     if not answers:
-        raise _Problem(at, _unsupported("an essay question ({})"))
+        raise _LeftOut(at, _unsupported("an essay question ({})"))
     if match := _TRUE_FALSE.fullmatch(answers.syntax):
         is_true = match.group(1).upper().startswith("T")
         # {T#shown to a wrong answer#shown to a right one}: the second speaks of the right answer.
         marks = [at for at, character in enumerate(answers.syntax) if character == "#"]
-        right = _converted(answers[marks[1] + 1 :].text.strip(), text_format) if len(marks) > 1 else ""
+        right = _converted(answers[marks[1] + 1 :].text.strip(), text_format, lost) if len(marks) > 1 else ""
         return [("True", is_true), ("False", not is_true)], "true_false", right
     starts = [index for index, character in enumerate(answers.syntax) if character in "=~"]
     markers = [answers.syntax[index] for index in starts]
     arrow = answers.find("->")
     # Matching questions pair = answers; with a ~ answer, "->" is only part of a choice's text.
     if arrow >= 0 and "~" not in markers:
-        raise _Problem(answers.offsets[arrow], _unsupported("a matching question (->)"))
+        raise _LeftOut(answers.offsets[arrow], _unsupported("a matching question (->)"))
     if not starts or starts[0] != 0:
         raise _Problem(answers.offsets[0], "each answer starts with = (right) or ~ (wrong)")
     short_answer = "~" not in markers
     most = _MOST_ACCEPTED if short_answer else _MOST_CHOICES
     if len(starts) > most:
         what = f"at most {most} accepted answers" if short_answer else f"2 to {most} choices"
-        raise _Problem(answers.offsets[0], f"a question has {what}; this one has {len(starts)}")
+        raise _LeftOut(answers.offsets[0], f"a question has {what}; this one has {len(starts)}")
     # As in Moodle: without any "=" answer, the weights say which of several answers are right.
     several = "=" not in markers
     choices = []
@@ -345,19 +398,19 @@ def _choices(answers: _Chars, at: int, text_format: str) -> tuple[list[tuple[str
         choice_format, body = _format(body.strip())
         choice_format = text_format if choice_format == "moodle" else choice_format
         if marker == "~" and weight is not None and weight > 0 and not several:
-            raise _Problem(at, (
+            raise _LeftOut(at, (
                 "partial credit (~%...%) cannot be kept when another answer is marked =;"
                 " a choice here is right or wrong"
             ))
         feedback = body.find("#")
-        text = _converted((body[:feedback] if feedback >= 0 else body).text.strip(), choice_format)
+        text = _converted((body[:feedback] if feedback >= 0 else body).text.strip(), choice_format, lost)
         if not text:
             raise _Problem(at, "this answer has no text")
         if short_answer and weight is not None and weight != 100:
-            raise _Problem(at, "partial credit (=%...%) on a typed answer cannot be kept; an answer is right or not")
+            raise _LeftOut(at, "partial credit (=%...%) on a typed answer cannot be kept; an answer is right or not")
         is_correct = weight is not None and weight > 0 if several else marker == "="
         if is_correct and feedback >= 0 and not right_feedback:
-            right_feedback = _converted(body[feedback + 1 :].text.strip(), choice_format)
+            right_feedback = _converted(body[feedback + 1 :].text.strip(), choice_format, lost)
         choices.append((text, is_correct))
     if short_answer:
         return choices, "text", right_feedback

@@ -1,9 +1,14 @@
 """What every reader shares: the upload cap, positions in a file, and turning what a file says
 into checked question entries.
 
-A reader collects one :class:`Draft` per question with the place it was found, and the problems
-it met on the way; :func:`question_entries` checks the drafts as the bank would, gives each a
-unique id and raises :class:`~quiz.bank.errors.BankInvalid` with every problem at once.
+A reader collects one :class:`Draft` per question with the place it was found, the problems it
+met on the way, and the questions it had to leave out; :func:`question_entries` checks the
+drafts as the bank would, gives each a unique id and returns a :class:`Read`, or raises
+:class:`~quiz.bank.errors.BankInvalid` with every problem at once.
+
+A *problem* is the file being broken (a brace never closed, invalid JSON): nothing is read until
+it is fixed. A question the file holds well but that our kinds cannot (an essay, partial credit,
+seven choices) is *left out*, with its place and why, and the rest is read.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from pydantic import ValidationError
 
 from quiz.bank.errors import BankError, BankInvalid
 from quiz.quotes import fold
-from quiz.bank.schema import QuestionSpec
+from quiz.bank.schema import IDENTIFIER_PATTERN, QuestionSpec
 from quiz.kinds import KINDS, Content
 
 #: Files larger than this are refused before they are parsed.
@@ -59,6 +64,24 @@ class Draft:
     time_limit: int | None = None
     #: For kinds graded by more than choices: a number and its tolerance, accepted texts.
     answer_key: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Read:
+    """What a reader made of a file."""
+
+    #: Bank entries of the questions read, without ``quiz`` and ``source``.
+    entries: list[dict[str, Any]]
+    #: Each question of the file that was left out, at its place, saying what it is and why.
+    skipped: list[BankError] = field(default_factory=list)
+    #: What read questions lost on the way (an image, a link's address), at its place.
+    notes: list[BankError] = field(default_factory=list)
+
+    def strict(self) -> list[dict[str, Any]]:
+        """The entries, if no question was left out; raises :class:`BankInvalid` naming them otherwise."""
+        if self.skipped:
+            raise BankInvalid(self.skipped)
+        return self.entries
 
 
 def refuse(file: str, place: Place, message: str) -> NoReturn:
@@ -120,25 +143,36 @@ def slug_for(text: str) -> str:
     return slug or "question"
 
 
-def question_entries(file: str, drafts: list[Draft], errors: list[BankError]) -> list[dict[str, Any]]:
+def question_entries(
+    file: str, drafts: list[Draft], errors: list[BankError], skipped: list[BankError] | None = None,
+    notes: list[BankError] | None = None,
+) -> Read:
     """Bank entries for ``drafts``, checked as the bank checks them, with ids unique in the file.
 
-    Raises :class:`BankInvalid` listing ``errors`` and every problem the checks find; the
-    entries carry no ``quiz`` and no ``source``: whoever imports them decides both.
+    A draft the bank would refuse is left out, each reason said at its place. Raises
+    :class:`BankInvalid` listing ``errors`` if there are any, or when no question is left to
+    import. The entries carry no ``quiz`` and no ``source``: whoever imports them decides both.
     """
-    errors = list(errors)
-    if not drafts and not errors:
-        errors.append(BankError(file, 1, 1, "", "no questions found in the file"))
+    if errors:
+        raise BankInvalid(errors)
+    skipped = list(skipped or [])
     ids = _Ids()
     entries = []
     for draft in drafts:
-        entry = _entry(draft, ids.unique(slug_for(draft.name or draft.prompt)))
+        entry = _entry(draft, "question")
         problems = _problems(entry, draft)
-        errors.extend(draft.place.error(file, problem) for problem in problems)
+        if problems:
+            skipped.extend(draft.place.error(file, problem) for problem in problems)
+            continue
+        # A name that is an id already (as this app's exports write them) is kept as it is.
+        name_is_id = re.match(IDENTIFIER_PATTERN, draft.name) is not None
+        entry["id"] = ids.unique(draft.name if name_is_id else slug_for(draft.name or draft.prompt))
         entries.append(entry)
-    if errors:
-        raise BankInvalid(errors)
-    return entries
+    if not entries:
+        if not skipped:
+            raise BankInvalid([BankError(file, 1, 1, "", "no questions found in the file")])
+        raise BankInvalid([BankError(file, 1, 1, "", "no question in the file can be imported"), *skipped])
+    return Read(entries, sorted(skipped), sorted(notes or []))
 
 
 class _Ids:

@@ -3,6 +3,9 @@
 The first sheet has its headers on row 8 from column B: the question, answers 1 to 4, the time
 limit in seconds, and the correct answer(s) as answer numbers (``2`` or ``1,3``). Each row after
 it is a question. Kahoot has no feedback. Two answers "True" and "False" make a true/false question.
+A row that repeats the headers' wording ("Question - max 120 characters", "Answer 1 - ...") is
+the template's own example, left out with a note; a row with no question and no answers (a time
+limit the template filled in) is not a question at all.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.utils.exceptions import InvalidFileException
 
 from quiz.bank.errors import BankError
-from quiz.formats.incoming import Draft, Place, check_size, question_entries, refuse
+from quiz.formats.incoming import Draft, Place, Read, check_size, question_entries, refuse
 
 HEADER_ROW = 8
 FIRST_COLUMN = 2  # B
@@ -40,7 +43,7 @@ _DAMAGED = (
 _NOT_A_WORKBOOK = "not an .xlsx workbook: save Kahoot's template as an Excel workbook (.xlsx)"
 
 
-def read(data: bytes, filename: str) -> list[dict[str, Any]]:
+def read(data: bytes, filename: str) -> Read:
     check_size(data, filename)
     start = Place(1, 1)
     try:
@@ -70,7 +73,7 @@ def read(data: bytes, filename: str) -> list[dict[str, Any]]:
     return _questions(filename, title, rows)
 
 
-def _questions(file: str, sheet: str, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+def _questions(file: str, sheet: str, rows: list[tuple[Any, ...]]) -> Read:
     header = _cells(rows[0]) if rows else [""] * COLUMNS
     if not header[0].lower().startswith("question") or "correct" not in header[-1].lower():
         refuse(file, _place(sheet, HEADER_ROW, 0), (
@@ -83,14 +86,30 @@ def _questions(file: str, sheet: str, rows: list[tuple[Any, ...]]) -> list[dict[
         ))
     drafts: list[Draft] = []
     errors: list[BankError] = []
+    skipped: list[BankError] = []
     for row_number, row in enumerate(rows[1 : MAX_QUESTION_ROWS + 1], HEADER_ROW + 1):
         cells = _cells(row)
-        if not any(cells):
+        if not cells[0] and not any(cells[1 : 1 + ANSWER_COLUMNS]):
+            continue
+        if _is_example(cells, header):
+            skipped.append(_place(sheet, row_number, 0).error(file, "the template's example row, not a question"))
             continue
         draft = _draft(file, sheet, row_number, cells, errors)
         if draft is not None:
             drafts.append(draft)
-    return question_entries(file, drafts, errors)
+    return question_entries(file, drafts, errors, skipped)
+
+
+def _is_example(cells: list[str], header: list[str]) -> bool:
+    """Whether a row repeats the headers' wording, as the template's example row does."""
+    def words(text: str) -> str:
+        return " ".join(re.findall(r"[a-z]+", text.lower()))
+
+    question, *answers = (words(cell) for cell in cells[: 1 + ANSWER_COLUMNS])
+    heads = [words(cell) for cell in header[: 1 + ANSWER_COLUMNS]]
+    return question.startswith("question") and (
+        question == heads[0] or sum(answer.startswith("answer") for answer in answers) >= 2
+    )
 
 
 def _cells(row: tuple[Any, ...]) -> list[str]:

@@ -25,7 +25,7 @@ from json.decoder import scanstring
 from typing import Any
 
 from quiz.bank.errors import BankError
-from quiz.formats.incoming import Draft, Lines, Place, decode_text, question_entries, refuse, slug_for
+from quiz.formats.incoming import Draft, Lines, Place, Read, decode_text, question_entries, refuse, slug_for
 
 _DIFFICULTIES = ("easy", "medium", "hard")
 #: What a result's field holds when the field is not there at all.
@@ -39,7 +39,7 @@ _RESPONSE_CODES = {
 }
 
 
-def read(data: bytes, filename: str) -> list[dict[str, Any]]:
+def read(data: bytes, filename: str) -> Read:
     text = decode_text(data, filename)
     try:
         document = json.loads(text)

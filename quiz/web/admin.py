@@ -106,7 +106,10 @@ def _check(raw: bytes, file_name: str) -> Bank:
 
 def _preview(
     raw: bytes, file_name: str, *, notice: str | None = None, status: int = 200, renamed: dict[str, str] | None = None,
+    left_out: list[BankError] | None = None, lost: list[BankError] | None = None,
 ):
+    """The preview of importing the bank ``raw``; for questions read from another tool's file,
+    ``left_out`` names the file's questions that were not read and ``lost`` what read ones lost."""
     try:
         bank = _check(raw, file_name)
     except BankInvalid as invalid:
@@ -114,7 +117,7 @@ def _preview(
     form = BankApplyForm(formdata=None, bank=raw.decode(), digest=bank_digest(db.session), file_name=file_name)
     return render_template(
         "admin/preview.html", preview=preview_import(db.session, bank), form=form, file_name=file_name, notice=notice,
-        renamed=renamed or {}, giveaways=giveaways.placed(bank),
+        renamed=renamed or {}, giveaways=giveaways.placed(bank), left_out=left_out or [], lost=lost or [],
     ), status
 
 
@@ -197,11 +200,16 @@ def import_questions():
     chosen = form.chosen_format
     assert chosen.read is not None  # chosen among the importers
     try:
-        entries = chosen.read(raw, file_name)
+        read = chosen.read(raw, file_name)
+        if form.strict.data:
+            read.strict()
     except BankInvalid as invalid:
         return _errors_page(invalid, raw, file_name, bank=False)
-    added = admin.with_new_questions(db.session, entries, form.quiz.data)
-    return _preview(dump_yaml(added.document).encode(), f"{file_name} ({chosen.label})", renamed=added.renamed)
+    added = admin.with_new_questions(db.session, read.entries, form.quiz.data)
+    return _preview(
+        dump_yaml(added.document).encode(), f"{file_name} ({chosen.label})", renamed=added.renamed,
+        left_out=read.skipped, lost=read.notes,
+    )
 
 
 # A quiz drafted from an article ----------------------------------------------------------------

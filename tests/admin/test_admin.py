@@ -255,7 +255,7 @@ GIFT = """\
 
 
 def read_gift(text: str = GIFT) -> list[dict]:
-    return FORMATS["gift"].read(text.encode(), "new.gift")
+    return FORMATS["gift"].read(text.encode(), "new.gift").entries
 
 
 def test_read_questions_are_added_last_to_the_quiz_renamed_away_from_every_existing_id(imported):

@@ -1,6 +1,6 @@
 """The admin pages for other tools' formats, through the test client: the bank downloaded in
-every format, and questions added from a GIFT, Aiken, Kahoot or Open Trivia DB file through
-the import preview."""
+every format, and questions added from a GIFT, Moodle XML, Aiken, Kahoot or Open Trivia DB
+file through the import preview."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from quiz.formats import MAX_UPLOAD_BYTES, exporters
 from quiz.models import Question, Quiz
 from tests.admin.test_pages import current, hidden_fields, token
 from tests.conftest import BUNDLED_QUESTIONS, csrf_token
+from tests.formats.test_moodle_xml_import import TEACHER_BANK
 
 PAGE = "/admin/import-questions"
 
@@ -155,9 +156,9 @@ def test_a_format_that_cannot_be_written_is_not_found(admin_client):
 def test_the_form_offers_the_quizzes_in_play_and_the_readable_formats(admin_client):
     page = admin_client.get(PAGE).get_data(as_text=True)
     assert 'value="kiss-and-cry">Kiss &amp; Cry: how well do you know it?</option>' in page
-    for name in ["gift", "aiken", "kahoot", "opentdb"]:
+    for name in ["gift", "moodle-xml", "aiken", "kahoot", "opentdb"]:
         assert f'value="{name}"' in page
-    assert 'value="moodle-xml"' not in page
+    assert 'value="csv"' not in page
 
 
 def test_a_gift_file_is_previewed_with_its_questions_added_and_a_used_id_renamed(admin_client, bundled):
@@ -196,6 +197,7 @@ def test_a_retired_question_is_not_restored_by_a_read_question_of_the_same_id(ad
     (kahoot_workbook(), "oceans.xlsx", "", "Which ocean is the largest?"),
     (OPENTDB.encode(), "trivia.json", "", "What is H&#39;2&#39;O?"),
     (GIFT.encode(), "questions.txt", "gift", "In which city were the first modern Olympics held?"),
+    (TEACHER_BANK.read_bytes(), "skating.xml", "", "Which jump takes off forwards?"),
 ])
 def test_every_readable_format_is_previewed(admin_client, data, name, format, prompt):
     response = upload(admin_client, data, name, format=format)
@@ -234,17 +236,41 @@ def test_a_file_of_no_readable_format_is_refused(admin_client, name, message):
 
 
 def test_a_broken_file_lists_every_error_with_its_line_and_imports_nothing(admin_client, bundled):
-    broken = GIFT.replace("{=Netflix ~Hulu ~Mubi}", "{=Netflix ~netflix}").replace("{=Athens ~Paris ~London}", "{~Athens ~Paris}")
+    broken = GIFT.replace("{=Netflix ~Hulu ~Mubi}", "{=Netflix ~Hulu ~%200%Mubi}").replace("::Oldest Olympics::", "::Oldest")
     response = upload(admin_client, broken.encode(), "broken.gift")
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert "2 problems in broken.gift" in page
-    assert "<strong>Line 2, column 1</strong>" in page and "<strong>Line 4, column 1</strong>" in page
-    assert "repeats choice 1" in page
+    assert "<strong>Line 2, column 70</strong>" in page and "<strong>Line 4, column 1</strong>" in page
+    assert "a weight is a percentage between -100 and 100" in page
     # The line is shown under its message; a GIFT file is not corrected in a bank's text area.
-    assert "Where can you stream the film? {=Netflix ~netflix}" in page
+    assert "Where can you stream the film? {=Netflix ~Hulu ~%200%Mubi}" in page
     assert "<textarea" not in page and 'href="/admin/import-questions"' in page
     assert len(question_slugs(bundled)) == BUNDLED_QUESTIONS
+
+
+def test_questions_no_kind_can_hold_are_named_in_the_preview_unless_the_file_is_refused_whole(admin_client, bundled):
+    teacher = GIFT + "\n::essay:: Tell us about the film. {}\n\nThe next questions are about the Olympics.\n"
+    page = upload(admin_client, teacher.encode(), "teacher.gift").get_data(as_text=True)
+    assert "<h2 id=\"left-out-heading\">Left out of the file (2 questions)</h2>" in page
+    assert "Line 6 (question 3): an essay question ({}) cannot be imported" in page
+    assert "Line 8 (question 4): a description (text without answers in braces) cannot be imported" in page
+    assert "<h3>Added (2)</h3>" in page
+    admin_client.post("/admin/import/apply", data=hidden_fields(page))
+    assert question_slugs(bundled)[-2:] == ["streaming-service-2", "oldest-olympics"]
+
+    response = upload(admin_client, teacher.encode(), "teacher.gift", strict="y")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "2 problems in teacher.gift" in page and "an essay question ({}) cannot be imported" in page
+    assert len(question_slugs(bundled)) == BUNDLED_QUESTIONS + 2
+
+
+def test_what_read_questions_lose_is_named_in_the_preview(admin_client, bundled):
+    page = upload(admin_client, TEACHER_BANK.read_bytes(), "skating.xml").get_data(as_text=True)
+    assert "<h2 id=\"lost-heading\">Lost on the way (4)</h2>" in page
+    assert "Line 24 (question 1): the question text loses an image (axel diagram.png)" in page
+    assert "<h3>Added (6)</h3>" in page
 
 
 def test_a_broken_workbook_is_refused_without_showing_its_bytes(admin_client):
@@ -276,7 +302,7 @@ def test_a_file_over_the_upload_cap_is_refused_with_its_size(admin_client, bundl
 
 
 @pytest.mark.parametrize("fields", [
-    {"quiz": "no-such-quiz"}, {"format": "moodle-xml"}, {"format": "bogus"}, {"file": "not a file"},
+    {"quiz": "no-such-quiz"}, {"format": "csv"}, {"format": "bogus"}, {"file": "not a file"},
 ])
 def test_bad_form_input_is_refused_without_an_error_page(admin_client, fields):
     response = upload(admin_client, GIFT.encode(), "new.gift", **fields)

@@ -26,12 +26,12 @@ ANSWER: a
 
 def errors_of(text: str) -> list[str]:
     with pytest.raises(BankInvalid) as refused:
-        aiken.read(text.encode(), "q.txt")
+        aiken.read(text.encode(), "q.txt").entries
     return [str(error) for error in refused.value.errors]
 
 
 def test_reads_questions_with_one_correct_answer():
-    assert aiken.read(GOOD.encode(), "q.txt") == [
+    assert aiken.read(GOOD.encode(), "q.txt").entries == [
         {
             "id": "what-is-the-correct-answer-to-this-question", "kind": "single",
             "prompt": "What is the correct answer to this question?",
@@ -91,5 +91,14 @@ def test_a_file_without_questions_is_refused():
 
 def test_a_file_over_the_cap_is_refused():
     with pytest.raises(BankInvalid) as refused:
-        aiken.read(b"x" * (MAX_UPLOAD_BYTES + 1), "q.txt")
+        aiken.read(b"x" * (MAX_UPLOAD_BYTES + 1), "q.txt").entries
     assert "the limit is 2,097,152" in str(refused.value)
+
+
+def test_options_without_a_space_after_the_letter_are_told_as_moodle_reads_them():
+    # Moodle reads "A)Paris" as question text (its option lines need a space or a tab).
+    assert errors_of("Capital of France?\nA)Paris\nB)Lyon\nANSWER: A\n") == [
+        "q.txt:2:1: question 1: an option's letter is followed by a space, as Moodle reads it: 'A) Paris', not 'A)Paris'"
+    ]
+    (entry,) = aiken.read(b"Capital of France?\nA)\tParis\nB) Lyon\nANSWER: A\n", "q.txt").entries
+    assert entry["choices"] == ["Paris", "Lyon"]

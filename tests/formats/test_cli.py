@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 from defusedxml.ElementTree import fromstring
 
@@ -94,11 +95,11 @@ def test_convert_with_formats_named_when_the_extension_is_ambiguous(runner, tmp_
     result = runner.invoke(main, ["convert", str(source), str(out)])
     assert result.exit_code == 1
     assert result.stderr == (
-        f"{source}: cannot tell the format from the extension; name it with --from (yaml, gift, aiken, kahoot, opentdb)\n"
+        f"{source}: cannot tell the format from the extension; name it with --from (yaml, gift, moodle-xml, aiken, kahoot, opentdb)\n"
     )
     result = runner.invoke(main, ["convert", str(source), str(out), "--from", "aiken", "--to", "gift"])
     assert result.exit_code == 0, result.output
-    assert gift.read(out.read_bytes(), "out.txt")[0]["correct"] == "yes"
+    assert gift.read(out.read_bytes(), "out.txt").entries[0]["correct"] == "yes"
 
 
 def test_convert_refuses_unknown_formats_and_a_misplaced_quiz(runner, tmp_path):
@@ -106,7 +107,7 @@ def test_convert_refuses_unknown_formats_and_a_misplaced_quiz(runner, tmp_path):
     bank_file.write_text(BANK, encoding="utf-8")
     out = str(tmp_path / "out.gift")
     cases = {
-        ("--from", "moodle-xml"): "--from 'moodle-xml': not one of yaml, gift, aiken, kahoot, opentdb\n",
+        ("--from", "csv"): "--from 'csv': not one of yaml, gift, moodle-xml, aiken, kahoot, opentdb\n",
         ("--to", "kahoot"): "--to 'kahoot': not one of yaml, gift, moodle-xml, csv\n",
         ("--quiz", "colours"): "--quiz is for questions read from other formats; a bank file's questions have their quizzes\n",
     }
@@ -127,18 +128,44 @@ def test_convert_refuses_unknown_formats_and_a_misplaced_quiz(runner, tmp_path):
 
 def test_convert_of_a_broken_file_lists_the_errors_and_leaves_the_output_alone(runner, tmp_path):
     source = tmp_path / "broken.gift"
-    source.write_text("Fine? {=a ~b}\n\nEssay? {}\n", encoding="utf-8")
+    source.write_text("Fine? {=a ~b}\n\nNever closed {=a ~b\n", encoding="utf-8")
     out = tmp_path / "out.yaml"
     out.write_text("the previous output\n", encoding="utf-8")
     result = runner.invoke(main, ["convert", str(source), str(out)])
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        f"{source}:3:8: question 2: an essay question ({{}}) cannot be imported; only multiple choice, true/false, short answer and numerical can",
+        f"{source}:3:14: question 2: this '{{' is never closed by '}}'",
         f"{source}: 1 error(s); nothing was written",
     ]
     assert out.read_text(encoding="utf-8") == "the previous output\n"
     assert sorted(os.listdir(tmp_path)) == ["broken.gift", "out.yaml"]
+
+
+def test_convert_leaves_out_what_it_cannot_hold_and_says_so_unless_strict(runner, tmp_path):
+    source = tmp_path / "teacher.gift"
+    source.write_text("Fine? {=a ~b}\n\nEssay? {}\n\nMatch {=a -> b =c -> d}\n", encoding="utf-8")
+    out = tmp_path / "out.yaml"
+    result = runner.invoke(main, ["convert", str(source), str(out), "--strict"])
+    essay = (
+        f"{source}:3:8: question 2: an essay question ({{}}) cannot be imported;"
+        " only multiple choice, true/false, short answer and numerical can"
+    )
+    matching = (
+        f"{source}:5:11: question 3: a matching question (->) cannot be imported;"
+        " only multiple choice, true/false, short answer and numerical can"
+    )
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == [essay, matching, f"{source}: 2 error(s); nothing was written"]
+    assert not out.exists()
+    result = runner.invoke(main, ["convert", str(source), str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [f"{essay} (left out)", f"{matching} (left out)"]
+    assert result.stdout == (
+        f"{out}: 1 question(s) written as Bank file (YAML); 2 left out of {source}"
+        " (listed above; --strict refuses such a file)\n"
+    )
+    assert [question["prompt"] for question in yaml.safe_load(out.read_text())["questions"]] == ["Fine?"]
 
 
 def test_convert_reports_an_output_it_cannot_write(runner, tmp_path):

@@ -39,7 +39,7 @@ def workbook(*rows: list[object], headers: list[str] = HEADERS) -> bytes:
 
 def errors_of(data: bytes) -> list[str]:
     with pytest.raises(BankInvalid) as refused:
-        kahoot.read(data, "quiz.xlsx")
+        kahoot.read(data, "quiz.xlsx").entries
     return [str(error) for error in refused.value.errors]
 
 
@@ -50,7 +50,7 @@ def test_reads_single_several_and_true_false_questions():
         ["Which are prime?", 2, 3, 4, 9, 30, "1,2"],
         ["The Earth is flat.", "True", "False", None, None, None, "2"],
     )
-    assert kahoot.read(data, "quiz.xlsx") == [
+    assert kahoot.read(data, "quiz.xlsx").entries == [
         {
             "id": "what-is-the-capital-of-france", "kind": "single", "prompt": "What is the capital of France?",
             "choices": ["Lyon", "Paris", "Nice"], "correct": "Paris", "explanation": "The correct answer is: Paris",
@@ -83,7 +83,21 @@ def test_bad_cells_are_reported_by_sheet_row_and_column():
         "quiz.xlsx:12:8: Sheet1!H12: answer 3 is marked correct but is empty",
         "quiz.xlsx:13:8: Sheet1!H13: '5' is not an answer number from 1 to 4",
         "quiz.xlsx:14:7: Sheet1!G14: the time limit '300' is not a number of seconds from 5 to 240",
-        "quiz.xlsx:15:2: Sheet1!B15: a multi question needs at least one wrong choice",
+    ]
+
+
+def test_what_the_bank_refuses_and_the_templates_example_row_are_left_out():
+    data = workbook(
+        [*HEADERS[:5], 20, 1],  # row 9: the template's example, in the headers' words
+        ["Fine?", "a", "b", None, None, 20, 1],  # row 10
+        [None, None, None, None, None, 20, None],  # row 11: a time limit and nothing else
+        ["All correct?", "a", "b", None, None, 20, "1,2"],  # row 12
+    )
+    read = kahoot.read(data, "quiz.xlsx")
+    assert [entry["prompt"] for entry in read.entries] == ["Fine?"]
+    assert [str(error) for error in read.skipped] == [
+        "quiz.xlsx:9:2: Sheet1!B9: the template's example row, not a question",
+        "quiz.xlsx:12:2: Sheet1!B12: a multi question needs at least one wrong choice",
     ]
 
 
@@ -134,7 +148,7 @@ def test_a_file_over_the_cap_is_refused():
 
 def test_rows_past_the_limit_are_refused():
     rows = [[f"Question {n}?", "a", "b", None, None, 20, 1] for n in range(kahoot.MAX_QUESTION_ROWS + 1)]
-    assert len(kahoot.read(workbook(*rows[:-1]), "quiz.xlsx")) == kahoot.MAX_QUESTION_ROWS
+    assert len(kahoot.read(workbook(*rows[:-1]), "quiz.xlsx").entries) == kahoot.MAX_QUESTION_ROWS
     last = 8 + kahoot.MAX_QUESTION_ROWS + 1
     assert errors_of(workbook(*rows)) == [
         f"quiz.xlsx:{last}:2: Sheet1!B{last}: more than {kahoot.MAX_QUESTION_ROWS} rows of questions;"

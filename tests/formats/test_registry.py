@@ -16,7 +16,7 @@ from tests.formats.conftest import BANK
 
 def test_every_format_reads_or_writes_and_names_its_extensions():
     assert list(FORMATS) == ["yaml", "gift", "moodle-xml", "csv", "aiken", "kahoot", "opentdb"]
-    assert [entry.name for entry in importers()] == ["gift", "aiken", "kahoot", "opentdb"]
+    assert [entry.name for entry in importers()] == ["gift", "moodle-xml", "aiken", "kahoot", "opentdb"]
     assert [entry.name for entry in exporters()] == ["yaml", "gift", "moodle-xml", "csv"]
     for entry in FORMATS.values():
         assert entry.read or entry.write

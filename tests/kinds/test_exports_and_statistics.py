@@ -44,7 +44,7 @@ def test_gift_writes_typed_answers_and_numbers_and_leaves_out_what_it_cannot_car
     assert "::timeline::" not in text and "::favourite::" not in text
     assert left_out(document, "gift") == [("timeline", "ordering"), ("favourite", "poll")]
     # What GIFT carries reads back as it was written.
-    read = {entry["id"]: entry for entry in gift.read(text.encode(), "rink.gift")}
+    read = {entry["id"]: entry for entry in gift.read(text.encode(), "rink.gift").entries}
     assert list(read) == ["opened", "spectators", "coach", "city"]
     assert (read["spectators"]["answer"], read["spectators"]["tolerance"]) == (1200, 50)
     assert read["coach"]["accept"] == ["Marie Tremblay", "Tremblay"]
