@@ -7,7 +7,8 @@ general feedback. ``~ = # { } :`` and ``\\`` are escaped with a backslash, ``\\n
 
 Multiple-choice, true/false, short-answer (only ``=`` answers: a typed answer) and numerical
 (``{#1200:50}`` or ``{#1150..1250}``) questions are read; other GIFT items (descriptions,
-essays, matching) are left out, each reported at its place.
+essays, matching) are left out, each reported at its place. A ``$CATEGORY:`` becomes a tag of
+the questions that follow it.
 
 Comment lines just before a question may say more about it, as Moodle reads them:
 ``// [id:rink-seats] [tag:venues]``, and, for this app, ``// difficulty: hard; time limit: 30 s``.
@@ -22,7 +23,7 @@ from typing import Any
 
 from quiz.bank.errors import BankError
 from quiz.formats.html_text import plain_text
-from quiz.formats.incoming import Draft, Lines, Place, Read, decode_text, question_entries, slug_for
+from quiz.formats.incoming import Draft, Lines, Place, Read, category_tag, decode_text, question_entries, slug_for
 from quiz.formats.outgoing import OutgoingQuestion, OutgoingQuiz, outgoing_quizzes
 from quiz.kinds.number import format_number
 
@@ -188,26 +189,30 @@ def read(data: bytes, filename: str) -> Read:
     errors: list[BankError] = []
     skipped: list[BankError] = []
     notes: list[BankError] = []
-    for number, (comments, block) in enumerate(_blocks(text), 1):
+    for number, (category, comments, block) in enumerate(_blocks(text), 1):
         line, column = lines.position(block.offsets[0])
         place = Place(line, column, f"question {number}")
         lost: list[str] = []
         try:
-            drafts.append(_commented(_draft(block, place, lost), comments))
+            draft = _commented(_draft(block, place, lost), comments)
         except _Problem as problem:
             line, column = lines.position(problem.offset)
             found = BankError(filename, line, column, place.location, problem.message)
             (skipped if isinstance(problem, _LeftOut) else errors).append(found)
         else:
+            if category and category not in draft.tags:
+                draft.tags.insert(0, category)
+            drafts.append(draft)
             notes += [place.error(filename, f"the question loses {item}") for item in lost]
     return question_entries(filename, drafts, errors, skipped, notes)
 
 
-def _blocks(text: str) -> Iterator[tuple[list[str], _Chars]]:
-    """Each question, escapes resolved, with the comment lines among its lines; category
-    lines left out."""
+def _blocks(text: str) -> Iterator[tuple[str | None, list[str], _Chars]]:
+    """Each question, escapes resolved, with the tag of the category it is in and the comment
+    lines among its lines."""
     block: list[tuple[str, str, int]] = []
     comments: list[str] = []
+    category: str | None = None
     offset = 0
     for raw_line in text.split("\n"):
         start, offset = offset, offset + len(raw_line) + 1
@@ -218,14 +223,16 @@ def _blocks(text: str) -> Iterator[tuple[list[str], _Chars]]:
             continue
         if not stripped or stripped.startswith("$CATEGORY:"):
             if block:
-                yield comments, _joined(block)
+                yield category, comments, _joined(block)
             block, comments = [], []
+            if stripped:
+                category = category_tag(stripped.removeprefix("$CATEGORY:").strip())
             continue
         if block:
             block.append(("\n", "\n", start - 1))
         block.extend(_chars(line, start))
     if block:
-        yield comments, _joined(block)
+        yield category, comments, _joined(block)
 
 
 def _commented(draft: Draft, comments: list[str]) -> Draft:

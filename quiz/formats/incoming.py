@@ -143,6 +143,19 @@ def slug_for(text: str) -> str:
     return slug or "question"
 
 
+#: Parts of a Moodle category path that name no topic: the context, the top, the default category.
+_NO_TOPIC = re.compile(r"\$(?:course|system|module|coursecategory|cat\d*)\$|top|default for .*", re.IGNORECASE)
+
+
+def category_tag(path: str) -> str | None:
+    """A tag for the last named category of a Moodle category path like
+    ``$course$/top/Films/Kiss & Cry`` (GIFT's ``$CATEGORY:``, Moodle XML's ``<category>``);
+    Moodle writes a "/" inside a name as "//"."""
+    names = [name.replace("\0", "/").strip() for name in path.replace("//", "\0").split("/")]
+    topics = [name for name in names if name and not _NO_TOPIC.fullmatch(name)]
+    return slug_for(topics[-1]) if topics else None
+
+
 def question_entries(
     file: str, drafts: list[Draft], errors: list[BankError], skipped: list[BankError] | None = None,
     notes: list[BankError] | None = None,

@@ -25,7 +25,7 @@ from defusedxml.ElementTree import DefusedXMLParser, ParseError
 
 from quiz.bank.errors import BankError
 from quiz.formats.html_text import plain_text
-from quiz.formats.incoming import Draft, Place, Read, check_size, question_entries, refuse, slug_for
+from quiz.formats.incoming import Draft, Place, Read, category_tag, check_size, question_entries, refuse, slug_for
 from quiz.formats.outgoing import OutgoingQuestion, OutgoingQuiz, outgoing_quizzes
 from quiz.kinds.number import format_number
 
@@ -161,8 +161,6 @@ _OTHER_TYPES = {
     "ddimageortext": "a drag and drop onto image question", "ddmarker": "a drag and drop markers question",
 }
 _SUPPORTED = "only multichoice, truefalse, shortanswer, numerical and ordering questions can be imported"
-#: Parts of a category path that name no topic: the context, the top, Moodle's default category.
-_NO_TOPIC = re.compile(r"\$(?:course|system|module|coursecategory|cat\d*)\$|top|default for .*", re.IGNORECASE)
 
 
 def read(data: bytes, filename: str) -> Read:
@@ -226,7 +224,7 @@ class _Reader:
     def question(self, element: ET.Element) -> None:
         question_type = (element.get("type") or "").strip().lower()
         if question_type == "category":
-            self.category = _category_tag(_inner_text(element.find("category")))
+            self.category = category_tag(_inner_text(element.find("category")))
             return
         self.count += 1
         place = self.place(element, f"question {self.count}")
@@ -388,14 +386,6 @@ def _right_feedback(answers: list[tuple[str, float, str]]) -> str:
     graded = [answer for answer in answers if answer[1] > 0]
     best = max(graded, key=lambda answer: answer[1], default=None)
     return best[2] if best is not None else ""
-
-
-def _category_tag(path: str) -> str | None:
-    """A tag for the last named category of a path like ``$course$/top/Films/Kiss & Cry``;
-    Moodle writes a "/" inside a name as "//"."""
-    names = [name.replace("\0", "/").strip() for name in path.replace("//", "\0").split("/")]
-    topics = [name for name in names if name and not _NO_TOPIC.fullmatch(name)]
-    return slug_for(topics[-1]) if topics else None
 
 
 def _plain(value: float) -> float | int:

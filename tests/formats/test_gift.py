@@ -83,8 +83,10 @@ def test_the_reader_reads_the_writers_output_back_to_the_same_questions(document
     assert list(read) == [question["id"] for question in document["questions"]]
     for original in document["questions"]:
         again = read[original["id"]]
-        for key in ("kind", "prompt", "choices", "correct", "tags", "time_limit"):
+        for key in ("kind", "prompt", "choices", "correct", "time_limit"):
             assert again.get(key) == original.get(key), (original["id"], key)
+        # The quiz's category comes back as a tag before the question's own.
+        assert again["tags"] == ["colours-weather", *original.get("tags", [])]
         assert again.get("difficulty", "medium") == original.get("difficulty", "medium")
         # The feedback keeps the explanation first, then the quotes.
         assert again["explanation"].startswith(original["explanation"])
@@ -126,6 +128,8 @@ What two people are entombed in Grant's tomb? {
 
 def test_reads_moodles_examples():
     entries = gift.read(MOODLE_EXAMPLES.encode(), "examples.gift").entries
+    # The questions after "$CATEGORY: $course$/top/History" are tagged with it.
+    assert [entry.pop("tags", None) for entry in entries] == [None, *[["history"]] * 5]
     assert entries == [
         {
             "id": "grants-tomb", "kind": "single", "prompt": "Who is buried in Grant's tomb in New York City?",
