@@ -1,5 +1,5 @@
 # make run   - install into .venv, migrate, import questions.yaml, serve on http://127.0.0.1:5000
-# make test  - install with the test extras into .venv and run the whole suite (SQLite)
+# make test  - install with the test extras into .venv and gift-pegjs into tests/js, run the whole suite (SQLite)
 # make test-postgresql - the whole suite again, each test on a PostgreSQL database of its own
 # make serve - the production server (needs QUIZ_SECRET_KEY)
 PYTHON ?= python3
@@ -32,6 +32,12 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@ $(VENV)/.installed
 
+# gift-pegjs, the GIFT parser the suite reads the app's GIFT exports with (needs Node.js and npm).
+tests/js/node_modules/.installed: tests/js/package.json tests/js/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "the tests need Node.js and npm (to read GIFT exports with gift-pegjs)"; exit 1; }
+	npm ci --prefix tests/js --no-audit --no-fund
+	@touch $@
+
 run: $(VENV)/.installed
 	$(BIN)/quiz init
 	$(BIN)/quiz run --host $(HOST) --port $(PORT)
@@ -42,10 +48,10 @@ serve: $(VENV)/.installed
 	$(BIN)/quiz init
 	$(BIN)/quiz serve
 
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test tests/js/node_modules/.installed
 	$(PYTEST)
 
-test-postgresql: $(VENV)/.installed-test
+test-postgresql: $(VENV)/.installed-test tests/js/node_modules/.installed
 	TEST_DATABASE_URL=$(TEST_POSTGRESQL) $(PYTEST)
 
 check: $(VENV)/.installed
@@ -53,4 +59,4 @@ check: $(VENV)/.installed
 	$(BIN)/quiz lint questions.yaml
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache tests/js/node_modules

@@ -16,9 +16,11 @@ Comment lines just before a question may say more about it, as Moodle reads them
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from quiz.bank.errors import BankError
@@ -77,6 +79,19 @@ def escape(text: str) -> str:
     return "".join(escaped)
 
 
+def _choice(text: str) -> str:
+    """A choice as GIFT shows it: literally, or, when it holds "->" (which a reader takes for a
+    matching question's pair), as HTML with the ">" escaped."""
+    if "->" in text:
+        return f"[html]{escape(html.escape(text, quote=False))}"
+    return _literal(text)
+
+
+def _decimal(value: float) -> str:
+    """A number as GIFT writes one: digits and a point, never an exponent ("1e-05")."""
+    return format(Decimal(format_number(value)), "f")
+
+
 def _literal(text: str) -> str:
     """An answer or feedback as GIFT shows it literally: escaped, and behind a ``[plain]`` marker
     when it starts with what a reader would take for a weight ("%100% free") or a format marker
@@ -105,17 +120,17 @@ def _question_lines(question: OutgoingQuestion, quiz: OutgoingQuiz) -> list[str]
         key = question.answer_key or {}
         if key.get("unit"):
             details.append(f"unit: {key['unit']}")
-        answer = f"#{format_number(key['answer'])}:{format_number(key.get('tolerance') or 0)}"
+        answer = f"#{_decimal(key['answer'])}:{_decimal(key.get('tolerance') or 0)}"
         return [f"// {moodle}", f"// {'; '.join(details)}", f"{head} {{{answer}{feedback}}}"]
     if question.kind == "text":
         answers = [f"\t={_literal(text)}" for text in (question.answer_key or {}).get("accept", [])]
         return [f"// {moodle}", f"// {'; '.join(details)}", f"{head} {{", *answers, f"\t{feedback}", "}"]
     if question.kind == "single":
-        answers = [f"\t{'=' if is_correct else '~'}{_literal(text)}" for text, is_correct in question.choices]
+        answers = [f"\t{'=' if is_correct else '~'}{_choice(text)}" for text, is_correct in question.choices]
     else:
         right, wrong = _weights(question)
         answers = [
-            f"\t~%{right if is_correct else wrong}%{_literal(text)}" for text, is_correct in question.choices
+            f"\t~%{right if is_correct else wrong}%{_choice(text)}" for text, is_correct in question.choices
         ]
     return [f"// {moodle}", f"// {'; '.join(details)}", f"{head} {{", *answers, f"\t{feedback}", "}"]
 

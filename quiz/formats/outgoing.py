@@ -58,7 +58,7 @@ def outgoing_quizzes(document: dict[str, Any], format_name: str | None = None) -
     for entry in document.get("questions") or []:
         quiz_id = entry.get("quiz") or only_quiz
         question = _question(QuestionSpec.model_validate(entry))
-        if format_name is None or format_name in question.behaviour.formats:
+        if format_name is None or carries(format_name, question):
             grouped.setdefault(quiz_id, []).append(question)
     result = []
     for quiz_id, questions in grouped.items():
@@ -75,6 +75,16 @@ def outgoing_quizzes(document: dict[str, Any], format_name: str | None = None) -
             )
         )
     return result
+
+
+def carries(format_name: str, question: OutgoingQuestion) -> bool:
+    """Whether the format can carry ``question``: its kind, and in GIFT no typed answer with
+    "->" in it, since GIFT answers with "=" and "->" and no "~" make a matching question."""
+    if format_name not in question.behaviour.formats:
+        return False
+    if format_name == "gift" and question.kind == "text":
+        return not any("->" in text for text in (question.answer_key or {}).get("accept", []))
+    return True
 
 
 def left_out(document: dict[str, Any], format_name: str) -> list[tuple[str, str]]:

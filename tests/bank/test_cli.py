@@ -210,7 +210,11 @@ def test_import_of_another_format_points_to_convert_and_changes_nothing(runner, 
     moodle = tmp_path / "bank.xml"
     moodle.write_text("<quiz></quiz>", encoding="utf-8")
     result = runner.invoke(args=["import", str(moodle)])
-    assert result.exit_code == 1 and "Moodle XML files cannot be read yet" in result.stderr
+    assert result.exit_code == 1 and "not Moodle XML files. Convert it first" in result.stderr
+    sheet = tmp_path / "bank.csv"
+    sheet.write_text("id,prompt\n", encoding="utf-8")
+    result = runner.invoke(args=["import", str(sheet)])
+    assert result.exit_code == 1 and "CSV files cannot be read yet" in result.stderr
     assert row_counts(app) == before
 
 
