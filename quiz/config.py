@@ -54,6 +54,10 @@ DEFAULTS = {
     #: Where Flask-Limiter counts. "memory://" counts per process (N workers allow N times the
     #: limits); REDIS_URL, when set, replaces it so that all workers share the counts.
     "RATELIMIT_STORAGE_URI": "memory://",
+    #: While Redis cannot be reached, each process counts in its own memory (a warning is
+    #: logged, /healthz says "degraded") instead of failing every limited request; the counts
+    #: go back to Redis once it answers again.
+    "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
     "RATELIMIT_ENABLED": True,
     "RATELIMIT_KEY_PREFIX": "quiz",
     #: Login attempts (POST /login) allowed per submitted username, and per client address:
@@ -73,6 +77,9 @@ DEFAULTS = {
     "PROXY_FIX_X_PORT": 0,
     "PROXY_FIX_X_PREFIX": 0,
 }
+
+#: Seconds the rate limiter waits for Redis to connect and to answer.
+REDIS_TIMEOUTS = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
 
 #: ProxyFix's arguments, by the setting that gives each.
 PROXY_FIX_SETTINGS = {
@@ -95,6 +102,10 @@ def configure(app: Flask, test_config: dict | None) -> None:
     app.config.from_prefixed_env("QUIZ")
     if test_config:
         app.config.from_mapping(test_config)
+    if app.config["RATELIMIT_STORAGE_URI"].startswith(("redis", "rediss")):
+        # A Redis that is down or unreachable must cost a request a moment, not the
+        # operating system's connection timeout, before the in-memory fallback takes over.
+        app.config["RATELIMIT_STORAGE_OPTIONS"] = {**REDIS_TIMEOUTS, **app.config.get("RATELIMIT_STORAGE_OPTIONS", {})}
     if "SQLALCHEMY_DATABASE_URI" not in app.config:
         # SQLite makes the file but not its folder, which a fresh checkout does not have yet.
         instance = Path(app.instance_path)

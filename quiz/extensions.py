@@ -3,6 +3,7 @@
 import sqlite3
 
 import flask_limiter
+from flask.logging import default_handler
 import flask_wtf.csrf
 import sqlalchemy as sa
 from flask import Flask, current_app, g, request, session
@@ -133,6 +134,9 @@ login_manager = LoginManager()
 # No default limits: only views decorated with ``limiter.limit`` are limited, each with its own
 # key. Storage comes from RATELIMIT_STORAGE_URI (see quiz.config).
 limiter = Limiter(key_func=get_remote_address)
+# Flask-Limiter tells that its storage is unreachable, and that it recovered, through a logger
+# of its own that has no handler: its warnings go where the app's go.
+limiter.logger.addHandler(default_handler)
 
 
 @sa.event.listens_for(sa.Engine, "connect")

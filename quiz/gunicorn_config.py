@@ -63,3 +63,27 @@ def on_starting(server):
             "set REDIS_URL so that they share the counts",
             server.cfg.workers, server.cfg.workers,
         )
+
+
+def post_worker_init(worker):
+    """Say so when the Redis that shares the rate limits does not answer: the worker counts in its
+    own memory until it does. Asked here, in the worker, because the Redis client must not be
+    imported in the master before gevent patches the worker's sockets."""
+    from quiz.extensions import limiter
+    from quiz.web.health import rate_limit_storage_state
+
+    if limiter.initialized and rate_limit_storage_state(limiter.storage) == "unreachable":
+        uri = worker.wsgi.config["RATELIMIT_STORAGE_URI"]
+        worker.log.warning(
+            "the rate limit storage %s does not answer: this worker counts rate limits in its own memory "
+            "until it does, and /healthz reports \"degraded\"",
+            _without_password(uri),
+        )
+
+
+def _without_password(uri: str) -> str:
+    """``uri`` safe for a log: a password in it is masked."""
+    from urllib.parse import urlsplit
+
+    password = urlsplit(uri).password
+    return uri if password is None else uri.replace(f":{password}@", ":***@", 1)

@@ -26,7 +26,7 @@ def test_quiz_serve_answers_with_json_access_logs_and_stops_gracefully(server_en
             assert response.status == 200
             assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
         with urllib.request.urlopen(server.base_url + "/healthz") as response:
-            assert json.load(response) == {"status": "ok", "database": "ok"}
+            assert json.load(response) == {"status": "ok", "database": "ok", "rate_limits": "memory"}
         server.process.send_signal(signal.SIGTERM)
         assert server.process.wait(timeout=30) == 0
     entries = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]

@@ -117,8 +117,8 @@ def servers(test_databases, tmp_path_factory):
     url = test_databases.new(folder, empty=True)
     try:
         prepare_database(url)
-        with redis_server(folder) as redis_url:
-            env = server_environment(url, WORKERS="2", SQLALCHEMY_ENGINE_OPTIONS=SMALL_POOL, REDIS_URL=redis_url)
+        with redis_server(folder) as redis:
+            env = server_environment(url, WORKERS="2", SQLALCHEMY_ENGINE_OPTIONS=SMALL_POOL, REDIS_URL=redis.url)
             with production_servers(env, count=2, folder=folder) as (server_a, server_b):
                 yield url, server_a, server_b
     finally:

@@ -6,7 +6,7 @@ from __future__ import annotations
 def test_a_server_with_its_database_is_healthy(app, client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "database": "ok"}
+    assert response.get_json() == {"status": "ok", "database": "ok", "rate_limits": "memory"}
     assert response.headers["Cache-Control"] == "no-store"
 
 
