@@ -27,7 +27,7 @@ import sqlalchemy.orm as so
 from quiz.bank.diff import QUESTION_FIELDS, FieldChange, field_changes
 from quiz.bank.errors import BankError, BankInvalid
 from quiz.bank.exporter import export_document, revision_entry
-from quiz.bank.importer import ImportReport, import_bank
+from quiz.bank.importer import ImportReport, import_bank, lock_bank
 from quiz.bank.loader import Bank, parse_bank
 from quiz.bank.yamlfile import dump_yaml_quoted
 from quiz.models import Answer, Article, Question, QuestionRevision, Quiz
@@ -73,6 +73,7 @@ def save_question(session: so.Session, entry: dict[str, Any], *, replacing: str 
     A new question goes last in its quiz. Its id may not be any existing question's, retired
     ones included: taking a retired question's id would silently restore that question.
     """
+    lock_bank(session)
     document = export_document(session)
     questions: list[dict[str, Any]] = document["questions"]
     if replacing is None:
@@ -91,6 +92,7 @@ def save_question(session: so.Session, entry: dict[str, Any], *, replacing: str 
 
 def retire_question(session: so.Session, question: Question) -> ImportReport:
     """Take ``question`` out of play, as removing it from the bank file would."""
+    lock_bank(session)
     document = export_document(session)
     document["questions"] = [entry for entry in document["questions"] if entry["id"] != question.slug]
     return _import_with_entry(session, document, None)
@@ -100,6 +102,8 @@ def restore_question(session: so.Session, question: Question) -> ImportReport:
     """Put a retired question back in play, at the place it had in its quiz, as its current
     revision; raises :class:`EntryInvalid` if that revision no longer passes the checks (e.g.
     its quote is gone from an edited article)."""
+    lock_bank(session)
+    session.refresh(question)  # as the change before this one left it
     if question.current_revision is None:
         raise EntryInvalid([((), "the question has no revision to restore")])
     if question.quiz.retired_at is not None:

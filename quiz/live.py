@@ -39,6 +39,7 @@ from quiz.models import (
     QuestionRevision,
     Quiz,
     User,
+    insert_unless_taken,
     utcnow,
 )
 
@@ -184,6 +185,9 @@ def open_session_by_code(session: so.Session, code: str) -> LiveSession | None:
 # Joining ----------------------------------------------------------------------------------------
 
 
+NICKNAME_TAKEN = "Someone in this session already has that nickname. Choose another."
+
+
 def nickname_key(nickname: str) -> str:
     """Case and accents folded: "Zoé", "ZOE" and "zoe" are one nickname in a session."""
     decomposed = unicodedata.normalize("NFKD", nickname.casefold())
@@ -197,19 +201,19 @@ def join(session: so.Session, live: LiveSession, player: Player, nickname: str, 
         sa.select(LivePlayer).where(LivePlayer.session_id == live.id, LivePlayer.player_id == player.id)
     )
     if existing is not None:
-        if existing.removed_at is not None:
-            raise LiveError("The host removed you from this session.")
-        return existing
+        return _kept(existing)
     if live.state == FINISHED or live.finished_at is not None:
         raise LiveError("This session has ended.")
     if live.deadline is not None and now >= live.deadline:
         raise LiveError("The deadline for this session has passed.")
     key = nickname_key(nickname)
     taken = session.scalar(
-        sa.select(LivePlayer.id).where(LivePlayer.session_id == live.id, LivePlayer.nickname_key == key)
+        sa.select(LivePlayer).where(LivePlayer.session_id == live.id, LivePlayer.nickname_key == key)
     )
     if taken is not None:
-        raise LiveError("Someone in this session already has that nickname. Choose another.")
+        if taken.player_id == player.id:  # this phone's other join, committed since the check above
+            return _kept(taken)
+        raise LiveError(NICKNAME_TAKEN)
     attempt = Attempt(
         public_id=secrets.token_urlsafe(16),
         player=player,
@@ -233,13 +237,35 @@ def join(session: so.Session, live: LiveSession, player: Player, nickname: str, 
             .where(LiveQuestion.session_id == live.id),
         )
     )
-    live_player = LivePlayer(
-        session_id=live.id, player_id=player.id, attempt=attempt, nickname=nickname, nickname_key=key, joined_at=now
+    # Two joins at once (a phone that sends its form twice, two phones with one nickname) both
+    # get past the checks above; the unique constraints let one in, and the other inserts nothing.
+    inserted = session.scalar(
+        insert_unless_taken(session, LivePlayer)
+        .values(session_id=live.id, player_id=player.id, attempt_id=attempt.id, nickname=nickname,
+                nickname_key=key, streak=0, joined_at=now)
+        .returning(LivePlayer.id)
     )
-    session.add(live_player)
-    session.flush()
+    if inserted is None:
+        session.execute(sa.delete(AttemptQuestion).where(AttemptQuestion.attempt_id == attempt.id))
+        session.delete(attempt)
+        session.flush()
+        # The other join is committed now: this phone's own keeps its place, another phone's
+        # took the nickname.
+        existing = session.scalar(
+            sa.select(LivePlayer).where(LivePlayer.session_id == live.id, LivePlayer.player_id == player.id)
+        )
+        if existing is None:
+            raise LiveError(NICKNAME_TAKEN)
+        return _kept(existing)
     _bump(session, live)
-    return live_player
+    return session.get_one(LivePlayer, inserted)
+
+
+def _kept(seat: LivePlayer) -> LivePlayer:
+    """A returning player's seat, unless the host removed them."""
+    if seat.removed_at is not None:
+        raise LiveError("The host removed you from this session.")
+    return seat
 
 
 def scored_count(session: so.Session, live: LiveSession) -> int:

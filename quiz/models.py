@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from sqlalchemy.dialects import postgresql, sqlite
 
 from quiz.extensions import db
 
@@ -18,6 +19,13 @@ from quiz.extensions import db
 def utcnow() -> datetime:
     """Naive UTC, the one time zone stored everywhere (SQLite keeps no offsets)."""
     return datetime.now(UTC).replace(tzinfo=None)
+
+
+def insert_unless_taken(session: so.Session, model: type[db.Model]) -> sa.Insert:
+    """An INSERT of ``model`` rows that inserts nothing where a unique constraint would refuse
+    the row, instead of failing: two requests racing to insert one row both succeed."""
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    return dialect.insert(model).on_conflict_do_nothing()
 
 
 class Article(db.Model):
@@ -427,3 +435,17 @@ class ApiToken(db.Model):
     revoked_at: so.Mapped[datetime | None]
 
     user: so.Mapped[User] = so.relationship()
+
+
+class BankLock(db.Model):
+    """The one row every change to the bank writes first (see :func:`quiz.bank.importer.lock_bank`).
+
+    The database lets one transaction at a time write it, until that transaction ends, so that
+    changes to the bank follow one another: each sees the bank as the one before it left it.
+    """
+
+    __tablename__ = "bank_lock"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    #: How many changes took the lock. Nothing reads it: writing it is what takes the lock.
+    changes: so.Mapped[int] = so.mapped_column(default=0)

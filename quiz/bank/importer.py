@@ -16,7 +16,17 @@ import sqlalchemy.orm as so
 from sqlalchemy.dialects import postgresql
 
 from quiz.bank.loader import Bank, BankArticle, BankQuestion, BankQuiz, gc_paused
-from quiz.models import Article, Choice, Question, QuestionRevision, Quiz, SourceQuote, utcnow
+from quiz.models import (
+    Article,
+    BankLock,
+    Choice,
+    Question,
+    QuestionRevision,
+    Quiz,
+    SourceQuote,
+    insert_unless_taken,
+    utcnow,
+)
 
 
 @dataclass
@@ -58,6 +68,19 @@ class ImportReport:
                     if ids:
                         lines.append(f"  {outcome}: {', '.join(ids)}")
         return lines
+
+
+def lock_bank(session: so.Session) -> None:
+    """Wait until no other change to the bank is under way, and make any other wait until this
+    session's transaction ends.
+
+    Call it before reading what a change checks or builds on: two admins applying imports, or
+    editing questions, at the same moment then change the bank one after the other, the second
+    seeing the first's change (an import previewed against the bank before it is refused), where
+    they would otherwise both write, and the second silently undo the first or fail.
+    """
+    session.execute(insert_unless_taken(session, BankLock).values(id=1, changes=0))
+    session.execute(sa.update(BankLock).where(BankLock.id == 1).values(changes=BankLock.changes + 1))
 
 
 def import_bank(

@@ -14,7 +14,7 @@ from flask_migrate import upgrade
 from quiz import accounts, tokens
 from quiz.bank import Bank, BankInvalid, load_bank
 from quiz.bank.exporter import export_document
-from quiz.bank.importer import import_bank
+from quiz.bank.importer import import_bank, lock_bank
 from quiz.commands import exit_with, write_file
 from quiz.extensions import db
 from quiz.formats import FORMATS, exporters
@@ -54,6 +54,8 @@ def import_command(file: Path, dry_run: bool) -> None:
 
 def _import(bank: Bank, *, dry_run: bool) -> None:
     try:
+        # After any import or edit under way, which this one then replaces whole.
+        lock_bank(db.session)
         if len(bank.questions) >= _PROGRESS_THRESHOLD:
             with click.progressbar(length=len(bank.questions), label="Importing", file=sys.stderr) as bar:
                 report = import_bank(db.session, bank, progress=bar.update)

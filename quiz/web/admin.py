@@ -14,7 +14,7 @@ from quiz import admin, drafts, giveaways
 from quiz.bank import Bank, BankError, BankInvalid, parse_bank
 from quiz.bank.diff import bank_digest, preview_import
 from quiz.bank.exporter import export_document, revision_entry
-from quiz.bank.importer import import_bank
+from quiz.bank.importer import import_bank, lock_bank
 from quiz.bank.yamlfile import dump_yaml
 from quiz.extensions import db
 from quiz.formats import MAX_UPLOAD_BYTES, exporters
@@ -93,7 +93,11 @@ def apply():
         bank = _check(raw, file_name)
     except BankInvalid as invalid:
         return _errors_page(invalid, raw, file_name)
+    # Checked and written under the lock: of two admins applying at once, the second finds the
+    # bank changed by the first, and gets the fresh preview.
+    lock_bank(db.session)
     if form.digest.data != bank_digest(db.session):
+        db.session.rollback()
         return _preview(raw, file_name, notice=BANK_CHANGED, status=409)
     report = import_bank(db.session, bank)
     flash(("Imported. " + " ".join(report.lines(verbose=False))) if report.changes_anything else "Nothing changed.")

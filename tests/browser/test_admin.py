@@ -143,11 +143,11 @@ def test_a_gift_file_is_added_to_a_quiz_through_the_preview(tab: Tab, admin: str
     # A broken file lists its problems with their lines.
     page.get_by_role("link", name="Add questions from another quiz tool").click()
     page.get_by_label("A question file").set_input_files(
-        files=[{"name": "broken.gift", "mimeType": "text/plain", "buffer": b"::a:: Which? {=Yes ~yes}\n"}]
+        files=[{"name": "broken.gift", "mimeType": "text/plain", "buffer": b"::a:: Which? {=Yes ~No\n"}]
     )
     page.get_by_role("button", name="Preview the import").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("1 problem in broken.gift")
-    expect(page.get_by_text("Line 1, column 1")).to_be_visible()
+    expect(page.get_by_text("Line 1, column 14")).to_be_visible()
     tab.check("problems in a question file")
 
     tab.assert_clean(expected_error_documents={tab.url("/admin/import-questions")})
