@@ -143,19 +143,34 @@ def passage(quotable: Quotable, start: int, end: int, excerpt: str, hide: Hide =
     None when the article has changed since the quote was taken (the stored excerpt no longer
     sits at that span); callers then show the excerpt alone.
     """
+    return passage_of(quotable, [(start, end, excerpt)], hide)
+
+
+def passage_of(quotable: Quotable, quotes: list[tuple[int, int, str]], hide: Hide = Hide()) -> Paragraph | None:
+    """As :func:`passage`, for several quotes (start, end, excerpt) of one paragraph, each
+    highlighted in it; None also when they are not all in one paragraph."""
     text = quotable.text
-    start, end = start + quotable.offset, end + quotable.offset
-    if start < 0 or text[start:end] != excerpt:
-        return None
+    shifted = []
+    for start, end, excerpt in quotes:
+        start, end = start + quotable.offset, end + quotable.offset
+        if start < 0 or text[start:end] != excerpt:
+            return None
+        shifted.append((start, end))
+    shifted.sort()
+    first = shifted[0][0]
     for number, (left, right) in _numbered(quotable):
-        if left <= start < right:
-            stop = min(end, right)
-            spans = [(first + quotable.offset, last + quotable.offset) for first, last in hide.spans]
-            segments = [
-                *_around(text, left, start, spans, hide.cores),
-                Segment(text[start:stop], highlighted=True),
-                *_around(text, stop, right, spans, hide.cores),
-            ]
+        if left <= first < right:
+            if any(not left <= start < right for start, _ in shifted):
+                return None
+            spans = [(one + quotable.offset, other + quotable.offset) for one, other in hide.spans]
+            segments, at = [], left
+            for start, end in shifted:
+                start, stop = max(start, at), min(end, right)  # overlapping quotes are one highlight
+                segments += _around(text, at, start, spans, hide.cores)
+                if stop > start:
+                    segments.append(Segment(text[start:stop], highlighted=True))
+                at = max(at, stop)
+            segments += _around(text, at, right, spans, hide.cores)
             return Paragraph(number, [segment for segment in segments if segment.text])
     return None
 

@@ -176,6 +176,16 @@ def session_for_host(session: so.Session, session_id: int, host: User) -> LiveSe
     return live
 
 
+def ended_session_by_code(session: so.Session, code: str) -> LiveSession | None:
+    """The last session that had this join code and has ended (codes are reused once free)."""
+    return session.scalar(
+        sa.select(LiveSession)
+        .where(LiveSession.code == code.strip(), LiveSession.finished_at.is_not(None))
+        .order_by(LiveSession.finished_at.desc())
+        .limit(1)
+    )
+
+
 def open_session_by_code(session: so.Session, code: str) -> LiveSession | None:
     return session.scalar(
         sa.select(LiveSession).where(LiveSession.code == code.strip(), LiveSession.finished_at.is_(None))
@@ -748,6 +758,18 @@ class Standing:
     nickname: str
     score: int
     live_player_id: int
+    attempt_id: int
+
+
+def place_of(session: so.Session, attempt: Attempt) -> tuple[Standing, int] | None:
+    """The standing of a session's attempt among the session's students, and how many there
+    are; None for a solo attempt, or a student the host removed."""
+    if attempt.live_session_id is None:
+        return None
+    live = session.get_one(LiveSession, attempt.live_session_id)
+    board = standings(session, live)
+    mine = next((standing for standing in board if standing.attempt_id == attempt.id), None)
+    return (mine, len(board)) if mine is not None else None
 
 
 @dataclass
@@ -769,6 +791,15 @@ class Screen:
     seconds_left: float | None = None
     #: Whether showing it applied a change that time made due (see :func:`tick`).
     ticked: bool = False
+
+    @property
+    def timed_out(self) -> bool:
+        """Whether the question closed because its time was up, not by the host's hand or
+        because everyone had answered."""
+        live = self.live
+        if self.question is None or live.question_opened_at is None or live.question_closes_at is None:
+            return False
+        return live.question_closes_at >= live.question_opened_at + timedelta(seconds=self.question.time_limit)
 
     @property
     def revealed(self) -> bool:
@@ -833,13 +864,16 @@ _RANKING = (Attempt.score.desc(), _total_answer_time(), LivePlayer.joined_at, Li
 def standings(session: so.Session, live: LiveSession, limit: int | None = None) -> list[Standing]:
     """Students by points; ties go to the shorter total answering time, then to who joined first."""
     rows = session.execute(
-        sa.select(LivePlayer.id, LivePlayer.nickname, Attempt.score)
+        sa.select(LivePlayer.id, LivePlayer.nickname, Attempt.score, Attempt.id)
         .join(Attempt, Attempt.id == LivePlayer.attempt_id)
         .where(LivePlayer.session_id == live.id, LivePlayer.removed_at.is_(None))
         .order_by(*_RANKING)
         .limit(limit)
     ).all()
-    return [Standing(rank, nickname, score, player_id) for rank, (player_id, nickname, score) in enumerate(rows, 1)]
+    return [
+        Standing(rank, nickname, score, player_id, attempt_id)
+        for rank, (player_id, nickname, score, attempt_id) in enumerate(rows, 1)
+    ]
 
 
 @dataclass

@@ -141,6 +141,8 @@ class Source:
     anchor: str
     #: Whether the article may be cited by its headline: not while that tells an answer still to come.
     cite_headline: bool = True
+    #: The quotes it shows: one, or several of one paragraph.
+    quotes: tuple[QuoteData, ...] = ()
 
 
 def sources(
@@ -149,15 +151,23 @@ def sources(
     """The revision's quotes, each in its paragraph of the article, where what would tell an
     answer in ``hide`` (those of questions still to be asked) is left out around the quote."""
     cite_headline = not hide.tells_in(quotable)
-    return [
-        Source(
-            quote.excerpt,
-            articles.passage(quotable, quote.span_start, quote.span_end, quote.excerpt, hide),
-            articles.quote_anchor(question_slug, quote.position),
-            cite_headline,
-        )
-        for quote in revision.quotes
-    ]
+    shown: list[Source] = []
+    for quote in revision.quotes:
+        paragraph = articles.passage(quotable, quote.span_start, quote.span_end, quote.excerpt, hide)
+        earlier = next((
+            index for index, source in enumerate(shown)
+            if paragraph is not None and source.paragraph is not None and source.paragraph.number == paragraph.number
+        ), None)
+        if earlier is None:
+            anchor = articles.quote_anchor(question_slug, quote.position)
+            shown.append(Source(quote.excerpt, paragraph, anchor, cite_headline, (quote,)))
+            continue
+        # Two quotes of one paragraph: the paragraph once, with both highlighted in it.
+        source = shown[earlier]
+        quotes = (*source.quotes, quote)
+        merged = articles.passage_of(quotable, [(one.span_start, one.span_end, one.excerpt) for one in quotes], hide)
+        shown[earlier] = Source(source.excerpt, merged, source.anchor, cite_headline, quotes)
+    return shown
 
 
 def hide_answers(later: list[RevisionData]) -> articles.Hide:

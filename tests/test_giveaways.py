@@ -275,3 +275,37 @@ def test_feedback_cites_the_article_without_a_headline_that_tells_an_answer_to_c
     # Nor do the pages before play name it: a question may ask what it says.
     for url in ("/", "/quizzes/rink"):
         assert "Ottawa" not in client.get(url).get_data(as_text=True)
+
+
+TWO_QUOTES = """\
+  - id: coach-years
+    prompt: How long did the first coach teach at the rink?
+    choices: [Thirty years, Ten years, Five years]
+    correct: Thirty years
+    explanation: She taught there from its opening.
+    source: [The Riverside rink opened in 1990., taught there for thirty years]
+"""
+
+
+def test_two_quotes_of_one_paragraph_show_the_paragraph_once_with_both_highlighted(app, write_bank):
+    bank = load_bank(bank_file(write_bank, TWO_QUOTES))
+    article = bank.articles[0]
+    quotable = articles.Quotable.of(article.title, article.text)
+    first, second = bank.questions[0].quotes
+    spans = [(quote.span_start, quote.span_end, quote.excerpt) for quote in (second, first)]
+    highlights = ["The Riverside rink opened in 1990.", "taught there for thirty years"]
+    paragraph = articles.passage_of(quotable, spans)
+    assert [segment.text for segment in paragraph.segments if segment.highlighted] == highlights
+    # Quotes of different paragraphs are no one passage.
+    rebuilt = article.text.index("The rink was rebuilt")
+    assert articles.passage(quotable, rebuilt, rebuilt + 8, "The rink") is not None
+    assert articles.passage_of(quotable, [spans[0], (rebuilt, rebuilt + 8, "The rink")]) is None
+
+    with app.app_context():
+        import_bank(db.session, bank)
+        db.session.commit()
+        attempt = attempt_asking(["coach-years"])
+        answer_solo(attempt, 1)
+        (item,) = play.results(db.session, attempt).items
+        (source,) = item.sources
+        assert [segment.text for segment in source.paragraph.segments if segment.highlighted] == highlights

@@ -231,7 +231,11 @@ def join():
         return render_template("live/join.html", form=form), status
     session = live.open_session_by_code(db.session, form.code.data)
     if session is None:
-        form.code.errors = ["No open session has this code. Check the screen and try again."]
+        if live.ended_session_by_code(db.session, form.code.data) is not None:
+            form.code.errors = ["The session with this code has ended. If your class is starting a new one, "
+                                "use the code on the screen now."]
+        else:
+            form.code.errors = ["No open session has this code. Check the screen and try again."]
         return render_template("live/join.html", form=form), 404
     try:
         live.join(db.session, session, current_player(create=True), form.nickname.data)

@@ -130,6 +130,8 @@ def results(public_id: str):
     return render_template(
         "play/results.html",
         results=play.results(db.session, attempt),
+        # A classroom session's attempt: its points and place there, and none of solo play's offers.
+        session_place=live.place_of(db.session, attempt),
         retry_form=ConfirmForm(),
         nickname_form=NicknameForm(nickname=current_player().nickname),
         ranked_places=play.RANKED_PLACES,

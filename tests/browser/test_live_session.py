@@ -240,8 +240,8 @@ def test_host_paced_session_with_three_phones(open_person: OpenPerson, teacher: 
     expect(markup.page.get_by_role("button", name="Submit answer")).to_be_visible()
 
     press(hp, "Close the question")
-    expect(hp.locator(".verdict")).to_have_text("Time is up: 2 of 3 answered.")
-    expect(markup.page.get_by_role("heading", level=1)).to_have_text("Time is up", timeout=LIVE)
+    expect(hp.locator(".verdict")).to_have_text("Closed: 2 of 3 answered.")
+    expect(markup.page.get_by_role("heading", level=1)).to_have_text("The question is closed", timeout=LIVE)
     for phone in phones:
         mark_page(phone)
     press(hp, "Reveal the answer")
@@ -277,7 +277,7 @@ def test_host_paced_session_with_three_phones(open_person: OpenPerson, teacher: 
         expect_question(phone, 2, timeout=left(shown_by))
     for phone in phones:
         answer(phone, 1)
-    expect(hp.locator(".verdict")).to_have_text("Time is up: 3 of 3 answered.", timeout=STEP)
+    expect(hp.locator(".verdict")).to_have_text("Everyone answered: 3 of 3.", timeout=STEP)
     press(hp, "Reveal the answer")
     expect_reveal(hp)
     for phone in phones:
@@ -338,7 +338,7 @@ def test_phone_without_javascript_follows_the_session(open_person: OpenPerson, t
     assert page.url == student.url(f"/live/{session_id}")
     student.assert_fits_phone("student answered without JavaScript")
     # The only student answered: the question closed by itself.
-    expect(hp.locator(".verdict")).to_have_text("Time is up: 1 of 1 answered.", timeout=STEP)
+    expect(hp.locator(".verdict")).to_have_text("Everyone answered: 1 of 1.", timeout=STEP)
 
     host.assert_clean()
     student.assert_clean()

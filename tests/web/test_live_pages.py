@@ -320,12 +320,15 @@ def test_a_whole_host_paced_game(bundled, host):
 
     press(host, session_id, "close")
     closed = host_page(host, session_id)
-    assert "Time is up: 2 of 3 answered." in closed
+    # Closed by the host's hand, not by the clock; the choices stay on the screen.
+    assert "Closed: 2 of 3 answered." in closed and "Time is up" not in closed
+    shown = re.findall(r'<span class="number" aria-hidden="true">\d+</span> ([^<]*)</li>', closed)
+    assert [html_lib.unescape(text) for text in shown] == texts
     assert_no_correctness(closed)
     late = submit(calc, session_id, right, pages[2])
     assert late.status_code == 409
     late_page = late.get_data(as_text=True)
-    assert "That question has closed." in late_page and "Time is up" in late_page
+    assert "That question has closed." in late_page and "The question is closed" in late_page
     assert_no_correctness(late_page)
     assert answers_of(bundled, "=2+3") == 0
 
@@ -367,7 +370,7 @@ def test_a_whole_host_paced_game(bundled, host):
     for phone, page, number in zip(phones, pages, (right2, right2, wrong2)):
         assert submit(phone, session_id, number, page).status_code == 303
     assert session_state(bundled, session_id) == "question_closed"
-    assert "Time is up: 3 of 3 answered." in host_page(host, session_id)
+    assert "Everyone answered: 3 of 3." in host_page(host, session_id)
     press(host, session_id, "reveal")
     press(host, session_id, "next")
     press(host, session_id, "next")
@@ -477,7 +480,10 @@ def test_a_question_is_answered_on_the_live_page_only_and_closes_when_its_time_i
     assert re.search(r'data-seconds-left="(5\d|60)\.\d"', host_page(host, session_id))
     with bundled.app_context():
         db.session.execute(
-            sa.update(LiveSession).where(LiveSession.id == session_id).values(question_closes_at=utcnow() - timedelta(seconds=1))
+            # As if the question had opened a minute ago: its 60 s are up.
+            sa.update(LiveSession).where(LiveSession.id == session_id).values(
+                question_opened_at=utcnow() - timedelta(seconds=61), question_closes_at=utcnow() - timedelta(seconds=1),
+            )
         )
         db.session.commit()
     assert "Time is up: 1 of 2 answered." in host_page(host, session_id)
