@@ -41,6 +41,9 @@ DEFAULTS = {
     "WTF_CSRF_SSL_STRICT": True,
     #: Largest bank file the importer reads, in bytes.
     "BANK_MAX_BYTES": 8 * 1024 * 1024,
+    #: The time zone a host's deadline is entered in unless they choose another (an IANA name,
+    #: such as "America/Toronto"); browsers with JavaScript offer their own zone first.
+    "TIME_ZONE": "UTC",
     #: Rows shown on a quiz's leaderboard.
     "LEADERBOARD_SIZE": 50,
     #: Seconds between two checks of the classroom sessions that event streams follow.

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import zoneinfo
+from datetime import UTC, datetime
 from pathlib import PurePath
 
 from flask_wtf import FlaskForm
@@ -108,13 +110,22 @@ class HostSessionForm(FlaskForm):
         default="speed",
         validators=[InputRequired()],
     )
-    deadline = DateTimeLocalField(
-        "Deadline (self-paced only, UTC)", format="%Y-%m-%dT%H:%M", validators=[Optional()]
+    deadline = DateTimeLocalField("Deadline (self-paced only)", format="%Y-%m-%dT%H:%M", validators=[Optional()])
+    time_zone = SelectField(
+        "Time zone of the deadline", choices=[SelectChoice(zone, zone) for zone in sorted(zoneinfo.available_timezones())],
     )
 
     def validate_deadline(self, field: DateTimeLocalField) -> None:
         if self.pacing.data == "self" and field.data is None:
             raise ValidationError("A self-paced session needs a deadline.")
+
+    @property
+    def deadline_utc(self) -> datetime | None:
+        """The deadline as stored: naive UTC, from the wall-clock time in the chosen zone."""
+        if self.deadline.data is None:
+            return None
+        local = self.deadline.data.replace(tzinfo=zoneinfo.ZoneInfo(self.time_zone.data))
+        return local.astimezone(UTC).replace(tzinfo=None)
 
 
 class JoinForm(FlaskForm):

@@ -64,7 +64,12 @@ def dashboard():
 @role_required("teacher", "admin")
 def new_session(slug: str):
     quiz = play.quiz_by_slug(db.session, slug) or abort(404)
-    form = HostSessionForm()
+    # The quiz's own length by default, as solo play asks; empty asks every question.
+    form = HostSessionForm(question_count=quiz.questions_per_attempt, time_zone=current_app.config["TIME_ZONE"])
+    form.question_count.description = (
+        f"The quiz's standard is {quiz.questions_per_attempt}. "
+        f"Leave empty to ask all {play.question_counts(db.session, quiz).total}."
+    )
     if request.method == "POST":
         if form.validate():
             settings = live.Settings(
@@ -74,7 +79,7 @@ def new_session(slug: str):
                 shuffle=form.shuffle.data,
                 show_leaderboard=form.show_leaderboard.data,
                 scoring=form.scoring.data,
-                deadline=form.deadline.data,
+                deadline=form.deadline_utc,
             )
             try:
                 session = live.create_session(db.session, _host(), quiz, settings)

@@ -1,5 +1,5 @@
-// Keyboard play: number keys pick a choice, Enter submits, and Enter on feedback goes on.
-// Everything works without this file; it only adds shortcuts.
+// Keyboard play: number keys pick a choice, Enter submits, and Enter on feedback goes on; times
+// shown in the reader's own time zone. Everything works without this file.
 (function () {
   "use strict";
 
@@ -26,6 +26,21 @@
           form.requestSubmit();
         }
       });
+    }
+    // Times in the reader's own time zone; the page gives them in UTC.
+    document.querySelectorAll("time[data-local-time]").forEach(function (time) {
+      var when = new Date(time.getAttribute("datetime"));
+      if (!isNaN(when)) {
+        time.textContent = when.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
+      }
+    });
+    // A deadline is entered in the browser's own time zone unless the host picks another.
+    var zones = document.querySelector("select[data-browser-time-zone]");
+    var browserZone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zones && browserZone) {
+      for (var i = 0; i < zones.options.length; i++) {
+        if (zones.options[i].value === browserZone) { zones.value = browserZone; break; }
+      }
     }
     var next = document.querySelector("a[data-next]");
     if (next) {

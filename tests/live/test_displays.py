@@ -1,10 +1,16 @@
 """What phones and the host's screen say at the edges of a session: a student's results after
-it, a code whose session has ended, a student's own pick at the reveal, why a question closed."""
+it, a code whose session has ended, a student's own pick at the reveal, the hosting form's
+defaults and its deadline's time zone."""
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
+from quiz import play
+from quiz.extensions import db
+from quiz.models import LiveSession
+from tests.conftest import csrf_token
 from tests.web.live_helpers import (
     correct_number,
     create_session,
@@ -72,3 +78,33 @@ def test_a_wrong_answer_at_the_reveal_names_the_students_own_pick(bundled):
     press(host, session_id, "reveal")
     reveal = phone_page(ben, session_id)
     assert re.search(rf"Not quite\.</strong>\s*You answered\s*<strong>{re.escape(picked)}</strong>\.", reveal), reveal
+
+
+def test_the_hosting_form_offers_the_quizs_length_and_takes_a_deadline_in_a_time_zone(bundled):
+    host = log_in(bundled, "host")
+    page = host.get("/host/new/kiss-and-cry").get_data(as_text=True)
+    assert re.search(r'<input[^>]*id="question_count"[^>]*value="10"', page)
+    assert re.search(r"The quiz&#39;s standard is 10\. Leave empty to ask all \d+\.", page)
+    # Offered at first: the app's zone, which the browser's replaces when it has JavaScript.
+    assert re.search(r'<option selected value="UTC">UTC</option>', page)
+    assert 'data-browser-time-zone' in page
+
+    token = csrf_token(page)
+    response = host.post("/host/new/kiss-and-cry", data={
+        "csrf_token": token, "pacing": "self", "question_count": "", "time_limit": "", "scoring": "plain",
+        "deadline": "2030-01-15T09:00", "time_zone": "America/Toronto",
+    })
+    assert response.status_code == 303
+    session_id = int(response.location.rsplit("/", 1)[1])
+    with bundled.app_context():
+        stored = db.session.get(LiveSession, session_id)
+        # 9:00 in Toronto in January (UTC-5) is 14:00 UTC; every question is asked when the count is empty.
+        assert stored.deadline == datetime(2030, 1, 15, 14, 0)
+        assert stored.question_count == play.question_counts(db.session, stored.quiz).total
+    screen = host.get(f"/host/sessions/{session_id}").get_data(as_text=True)
+    assert '<time datetime="2030-01-15T14:00:00Z" data-local-time>2030-01-15 14:00 UTC</time>' in screen
+
+    response = host.post("/host/new/kiss-and-cry", data={
+        "csrf_token": token, "pacing": "self", "scoring": "plain", "deadline": "2030-01-15T09:00", "time_zone": "Mars/Olympus",
+    })
+    assert response.status_code == 422 and "Not a valid choice" in response.get_data(as_text=True)
