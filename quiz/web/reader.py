@@ -4,6 +4,7 @@ from flask import Blueprint, abort, render_template, request
 
 from quiz import reading
 from quiz.extensions import db
+from quiz.web.redirects import local_path
 
 bp = Blueprint("reader", __name__)
 
@@ -17,4 +18,6 @@ def article(slug: str):
         article=article,
         paragraphs=reading.read(db.session, article, highlight),
         highlight=highlight,
+        # The page the quote was opened from (a question's feedback, a review), to go back to.
+        back=local_path(request.args.get("back")),
     )

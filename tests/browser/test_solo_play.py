@@ -60,6 +60,8 @@ def expect_feedback(page: Page, position: int, right: bool) -> None:
 def go_on(page: Page, position: int) -> None:
     """From feedback, click Next (or See your results after the last question)."""
     name = "See your results" if position == LENGTH else "Next question"
+    # In reach at once on a phone, however long the explanation above it.
+    expect(page.get_by_role("link", name=name)).to_be_in_viewport()
     page.get_by_role("link", name=name).click()
     if position < LENGTH:
         expect(page.locator(".progress-label")).to_have_text(f"Question {position + 1} of {LENGTH}")
@@ -110,8 +112,14 @@ def follow_link_to_reader(tab: Tab) -> None:
     highlighted = " ".join(" ".join(mark.all_inner_texts()).split())
     assert quote in highlighted, (quote, highlighted)
     expect(page.get_by_text("The highlighted passage is the source of the answer.")).to_be_visible()
-    # The fragment brought the passage on screen.
+    # The fragment brought the passage on screen, away from its top edge.
     expect(mark.first).to_be_in_viewport()
+    box, height = mark.first.bounding_box(), page.viewport_size["height"]
+    assert box["y"] > height * 0.2 or page.evaluate("window.scrollY") == 0, (box, height)
+    # And the way back to the question is there.
+    feedback = parse_qs(parts.query)["back"][0]
+    page.get_by_role("link", name="Back to the question").first.click()
+    page.wait_for_url(re.compile(rf"{re.escape(feedback)}$"))
 
 
 # --------------------------------------------------------------------------- tests
