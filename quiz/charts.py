@@ -7,7 +7,9 @@ numbers in a table next to it.
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -48,23 +50,40 @@ class Chart:
 
 
 def column_chart(
-    id: str, title: str, description: str, values: list[tuple[str, float]], *, width: int = 640, height: int = 260
+    id: str, title: str, description: str, values: list[tuple[str, int]], *, width: int = 640, height: int = 260
 ) -> Chart:
-    """Vertical bars, e.g. a score histogram; labels under the bars, counts above them."""
+    """Vertical bars of counts, e.g. a score histogram; labels under the bars, counts above them.
+
+    The axis is marked in whole numbers (see :func:`count_ticks`) and every bar is scaled
+    against its top mark, so that a bar of 2 ends exactly on the gridline marked 2.
+    """
     left, right, top, bottom = 48.0, width - 8.0, 16.0, height - 40.0
-    ceiling = _nice_ceiling(max((value for _, value in values), default=0))
+    marks = count_ticks(max((value for _, value in values), default=0))
+    ceiling = marks[-1]
+
+    def y_of(count: float) -> float:
+        return bottom - (bottom - top) * count / ceiling
+
     slot = (right - left) / max(len(values), 1)
-    bars = []
-    for index, (label, value) in enumerate(values):
-        bar_height = (bottom - top) * value / ceiling
-        bars.append(
-            Bar(label, value, f"{value:,.0f}", left + index * slot + slot * 0.1, bottom - bar_height, slot * 0.8, bar_height)
-        )
-    ticks = [
-        Tick(bottom - (bottom - top) * fraction, f"{ceiling * fraction:,.0f}")
-        for fraction in (0, 0.25, 0.5, 0.75, 1)
+    bars = [
+        Bar(label, value, f"{value:,}", left + index * slot + slot * 0.1, y_of(value), slot * 0.8, bottom - y_of(value))
+        for index, (label, value) in enumerate(values)
     ]
+    ticks = [Tick(y_of(mark), f"{mark:,}") for mark in marks]
     return Chart(id, title, description, width, height, bars, ticks, left, bottom, right, top)
+
+
+#: Most gridlines a count axis gets above zero; more would crowd a chart 200 pixels high.
+MOST_COUNT_INTERVALS = 5
+
+
+def count_ticks(largest: float, most_intervals: int = MOST_COUNT_INTERVALS) -> list[int]:
+    """Whole-number marks for an axis of counts up to ``largest``: 0, then evenly spaced by the
+    smallest of 1, 2, 5, 10, 20, 50... that needs at most ``most_intervals`` steps, up to the
+    first mark at or above ``largest`` (0 and 1 when there is nothing to count)."""
+    step = next(step for step in _nice_steps() if math.ceil(largest / step) <= most_intervals)
+    intervals = max(1, math.ceil(largest / step))
+    return [index * step for index in range(intervals + 1)]
 
 
 def bar_chart(
@@ -95,12 +114,8 @@ def bar_chart(
     return Chart(id, title, description, width, height, bars, ticks, left, bottom, right, top)
 
 
-def _nice_ceiling(value: float) -> float:
-    """The smallest 1, 2 or 5 times a power of ten at or above ``value`` (at least 1)."""
-    if value <= 1:
-        return 1.0
-    power = 10 ** math.floor(math.log10(value))
-    for step in (1, 2, 5, 10):
-        if value <= step * power:
-            return float(step * power)
-    raise AssertionError("unreachable")
+def _nice_steps() -> Iterator[int]:
+    """1, 2, 5, 10, 20, 50, 100...: steps whose marks people read at a glance."""
+    for power in itertools.count():
+        for factor in (1, 2, 5):
+            yield factor * 10**power

@@ -1,10 +1,13 @@
 """Item analysis: how each question and each quiz performs, as classical test theory measures it.
 
 Only finished attempts count, as in Moodle: their totals are final. Retries of missed
-questions never count, since they only ask what the player got wrong. When an attempt
-finishes, its totals are copied onto its answers (:func:`quiz.play.count_for_statistics`), so
-that the per-question figures come from one grouped pass over an index of answers, with no
-join, and the result is a few rows per question revision whatever the number of answers.
+questions never count, since they only ask what the player got wrong, and neither do attempts
+without a single answer (a student who joined a classroom session and never answered): they
+say nothing about the questions, and as scores of 0% they would drag the distribution down.
+When an attempt finishes, its totals are copied onto its answers
+(:func:`quiz.play.count_for_statistics`), so that the per-question figures come from one
+grouped pass over an index of answers, with no join, and the result is a few rows per question
+revision whatever the number of answers.
 
 Definitions (the tests check them against a hand-computed example and against numpy/scipy):
 
@@ -19,13 +22,21 @@ Definitions (the tests check them against a hand-computed example and against nu
   ``k / (k - 1) * (1 - k * mean(p * q) / var(score))``, with ``p * q`` the variance of each
   question (weighted by its answers) and ``var(score)`` the population variance of the
   number right. When every attempt answers the same ``k`` questions this is KR-20 exactly,
-  and Cronbach's alpha for right/wrong items.
-- *Median time*: exact, from the answers' measured times.
+  and Cronbach's alpha for right/wrong items. It is shown from
+  :data:`MIN_ATTEMPTS_FOR_RELIABILITY` such attempts; a coefficient below zero or above one,
+  or none at all, comes with what it means (see :func:`reliability`).
+- *Median time* of a question: exact, from the answers' measured times (from the question
+  first shown, or opened by the host, to the answer).
+- *Answering time* of an attempt: the sum of its answers' measured times, as a classroom
+  session's students table shows it. Time spent reading feedback, waiting for the host or
+  between sittings is not in it. Only attempts that answered every question count, and none
+  with an answer left open longer than :data:`INTERRUPTED_ANSWER_SECONDS`.
 """
 
 from __future__ import annotations
 
 import math
+import statistics
 from fractions import Fraction
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -55,6 +66,19 @@ TOP_THIRD_MARGIN = 0.05
 MIN_ANSWERS_PER_THIRD = 5
 #: Score histogram: ten bins of ten percentage points.
 HISTOGRAM_BINS = 10
+#: Fewest attempts (of the length reliability is computed for) before KR-20 is shown. Its
+#: sampling error is wide on few attempts: by Feldt's distribution of KR-20 (Feldt 1965,
+#: "The approximate sampling distribution of Kuder-Richardson reliability coefficient twenty",
+#: Psychometrika 30:357-370), the 95% interval around an estimate of 0.70 on 10 questions is
+#: 0.05 to 0.96 with 5 attempts, 0.32 to 0.91 with 10, and 0.51 to 0.84 with 30, where it first
+#: tells a usable quiz from a poor one; 30 is also the smallest sample for which Bujang et al.
+#: (2018, "A review on sample size determination for Cronbach's alpha test", Malaysian Journal
+#: of Medical Sciences 25(6):85-99) find alpha of 0.7 told apart from zero.
+MIN_ATTEMPTS_FOR_RELIABILITY = 30
+#: An answer that took longer than this means the player left the question open (another tab,
+#: a break, coming back the next day): such an attempt's answering time says nothing about the
+#: quiz. Classroom questions close after at most 240 s, so this only ever leaves out solo play.
+INTERRUPTED_ANSWER_SECONDS = 600
 
 
 
@@ -85,8 +109,17 @@ class Scope:
         return conditions
 
     def conditions(self) -> list[sa.ColumnElement[bool]]:
-        """The attempts that count, retries left out."""
+        """The attempts in scope, finished or not, retries left out."""
         return [Attempt.quiz_id == self.quiz_id, Attempt.retry_of_id.is_(None), *self.narrowing()]
+
+    def counted(self) -> list[sa.ColumnElement[bool]]:
+        """The attempts in scope whose scores count."""
+        return [*self.conditions(), *COUNTED_ATTEMPT]
+
+
+#: An attempt whose score counts: finished, with a question that can be right or wrong, and
+#: at least one answer. Retries are left out by :meth:`Scope.conditions`.
+COUNTED_ATTEMPT = (Attempt.finished_at.is_not(None), Attempt.scored_count > 0, Attempt.answered_count > 0)
 
 
 @dataclass(frozen=True)
@@ -156,11 +189,14 @@ class QuizStats:
     mean_percent: float | None
     median_percent: float | None
     sd_percent: float | None
+    #: KR-20; None when it is not shown (see ``reliability_note``).
     reliability: float | None
     #: The attempt length ``k`` reliability was computed for, and how many attempts had it.
     reliability_length: int | None
     reliability_attempts: int
-    mean_seconds: float | None
+    #: Why no coefficient is shown, or what an unusual one means; None for a plain one.
+    reliability_note: str | None
+    answering_time: AnsweringTime
     histogram: list[HistogramBin]
     items: list[ItemStats]
 
@@ -173,14 +209,17 @@ class QuizStats:
         return [item for item in self.items if item.reasons]
 
 
-def quiz_stats(session: so.Session, quiz: Quiz, scope: Scope | None = None) -> QuizStats:
+def quiz_stats(
+    session: so.Session, quiz: Quiz, scope: Scope | None = None, *,
+    min_attempts_for_reliability: int = MIN_ATTEMPTS_FOR_RELIABILITY,
+) -> QuizStats:
     """Every measure for ``quiz`` over the attempts in ``scope`` (all of the quiz's by default)."""
     scope = scope or Scope(quiz.id)
-    started, lengths, seconds = _attempt_distribution(session, scope)
+    started, lengths = _attempt_distribution(session, scope)
     items = item_stats(session, scope, _third_weights(lengths))
     percents = {(right, length): 100 * right / length for (right, length) in lengths}
     mean, sd = _mean_sd(percents, lengths)
-    reliability, k, k_attempts = _reliability(lengths, items)
+    kr20 = reliability(lengths, items, min_attempts_for_reliability)
     return QuizStats(
         quiz=quiz,
         scope=scope,
@@ -189,10 +228,11 @@ def quiz_stats(session: so.Session, quiz: Quiz, scope: Scope | None = None) -> Q
         mean_percent=mean,
         median_percent=_weighted_median([(percents[key], count) for key, count in lengths.items()]),
         sd_percent=sd,
-        reliability=reliability,
-        reliability_length=k,
-        reliability_attempts=k_attempts,
-        mean_seconds=seconds,
+        reliability=kr20.coefficient,
+        reliability_length=kr20.length,
+        reliability_attempts=kr20.attempts,
+        reliability_note=kr20.note,
+        answering_time=answering_time(session, scope),
         histogram=_histogram(percents, lengths),
         items=items,
     )
@@ -433,19 +473,64 @@ def _median_seconds(session: so.Session, scope: Scope, revision_id: int, timed: 
     return sum(values) / len(values) / 1000
 
 
-def _attempt_distribution(session: so.Session, scope: Scope) -> tuple[int, dict[ScoreKey, int], float | None]:
-    """Attempts started; the counted ones (finished) by score; and their mean time in seconds."""
+def _attempt_distribution(session: so.Session, scope: Scope) -> tuple[int, dict[ScoreKey, int]]:
+    """Attempts started (answered at least once), and the counted ones by score."""
     started = session.scalar(
         sa.select(sa.func.count()).select_from(Attempt).where(*scope.conditions(), Attempt.answered_count > 0)
     ) or 0
     rows = session.execute(
-        sa.select(Attempt.correct_count, Attempt.scored_count, sa.func.count(), sa.func.sum(Attempt.duration_ms), sa.func.count(Attempt.duration_ms))
-        .where(*scope.conditions(), Attempt.finished_at.is_not(None), Attempt.scored_count > 0)
+        sa.select(Attempt.correct_count, Attempt.scored_count, sa.func.count())
+        .where(*scope.counted())
         .group_by(Attempt.correct_count, Attempt.scored_count)
     ).all()
-    timed = sum(row[4] for row in rows)
-    total_ms = sum(row[3] or 0 for row in rows)
-    return started, {(right, length): count for right, length, count, *_ in rows}, (total_ms / timed / 1000 if timed else None)
+    return started, {(right, length): count for right, length, count in rows}
+
+
+@dataclass(frozen=True)
+class AnsweringTime:
+    """How long attempts spent answering: each answer's time from its question shown (or
+    opened by the host) to the answer, summed over the attempt."""
+
+    median_seconds: float | None
+    mean_seconds: float | None
+    #: Attempts timed: counted ones that answered every question, each answer measured and
+    #: none left open longer than :data:`INTERRUPTED_ANSWER_SECONDS`.
+    attempts: int
+    #: Counted attempts left out of the times for not being so.
+    left_out: int
+    #: The longest an answer may take before its attempt counts as interrupted.
+    longest_answer_seconds: int
+
+
+def answering_time(
+    session: so.Session, scope: Scope, longest_answer_seconds: int = INTERRUPTED_ANSWER_SECONDS
+) -> AnsweringTime:
+    """The median and mean answering time of the counted attempts in ``scope``.
+
+    An attempt's time between its answers (reading feedback, waiting for the host, a break)
+    is not answering, and a classroom attempt starts when its student joins: the span from
+    start to last answer would mix all that in. Attempts that skipped questions would look
+    quick for answering less, so only those that answered every question are timed.
+    """
+    counted = session.scalar(sa.select(sa.func.count()).select_from(Attempt).where(*scope.counted())) or 0
+    totals = list(session.scalars(
+        sa.select(sa.func.sum(Answer.elapsed_ms))
+        .select_from(Attempt)
+        .join(Answer, Answer.attempt_id == Attempt.id)
+        .where(*scope.counted(), Attempt.answered_count == Attempt.question_count)
+        .group_by(Attempt.id)
+        .having(
+            sa.func.count(Answer.elapsed_ms) == sa.func.count(),
+            sa.func.max(Answer.elapsed_ms) <= longest_answer_seconds * 1000,
+        )
+    ))
+    left_out = counted - len(totals)
+    if not totals:
+        return AnsweringTime(None, None, 0, left_out, longest_answer_seconds)
+    return AnsweringTime(
+        statistics.median(totals) / 1000, statistics.fmean(totals) / 1000, len(totals),
+        left_out, longest_answer_seconds,
+    )
 
 
 def _third_weights(lengths: dict[ScoreKey, int]) -> dict[ScoreKey, tuple[float, float]]:
@@ -469,25 +554,69 @@ def _third_weights(lengths: dict[ScoreKey, int]) -> dict[ScoreKey, tuple[float, 
     return {key: weights[Fraction(*key)] for key in lengths}
 
 
-def _reliability(
-    lengths: dict[tuple[int, int], int], items: list[ItemStats]
-) -> tuple[float | None, int | None, int]:
+@dataclass(frozen=True)
+class Reliability:
+    """KR-20 over the attempts of the most common length, or why there is none to show."""
+
+    #: None when not shown: too few attempts, nothing to compute it from, or meaningless.
+    coefficient: float | None
+    #: The attempt length ``k`` it is computed for (None without attempts), and how many
+    #: counted attempts had that length.
+    length: int | None
+    attempts: int
+    #: In plain words, why no coefficient is shown or what an unusual one means.
+    note: str | None = None
+
+
+def reliability(
+    lengths: dict[ScoreKey, int], items: list[ItemStats], min_attempts: int = MIN_ATTEMPTS_FOR_RELIABILITY
+) -> Reliability:
+    """KR-20 over the attempts of the most common length, given the counted attempts by score
+    and the items they answered; none below ``min_attempts`` such attempts."""
     by_length: dict[int, int] = defaultdict(int)
     for (_, length), count in lengths.items():
         by_length[length] += count
     if not by_length:
-        return None, None, 0
+        return Reliability(None, None, 0)
     # The most common length; the longer one when two are as common.
     k = max(by_length, key=lambda length: (by_length[length], length))
+    n = by_length[k]
+    attempts = f"{n} finished {'attempt' if n == 1 else 'attempts'} of {k} {'question' if k == 1 else 'questions'}"
+    if k < 2:
+        return Reliability(None, k, n, f"{attempts}: reliability needs attempts of at least two questions.")
+    if n < min_attempts:
+        return Reliability(None, k, n, f"{attempts} so far: reliability is shown from {min_attempts} such attempts.")
     scores = {right: count for (right, length), count in lengths.items() if length == k}
     _, sd = _mean_sd({right: float(right) for right in scores}, scores)
-    answers = sum(item.answers for item in items)
-    if k < 2 or sd is None or sd == 0 or not answers:
-        return None, k, by_length[k]
+    answers = sum(item.answers for item in items if item.facility is not None)
+    if not sd or not answers:
+        return Reliability(
+            None, k, n,
+            f"All {attempts} have the same score, so reliability cannot be computed: the scores do not "
+            "tell players apart.",
+        )
     mean_item_variance = sum(
         item.answers * item.facility * (1 - item.facility) for item in items if item.facility is not None
     ) / answers
-    return k / (k - 1) * (1 - k * mean_item_variance / sd**2), k, by_length[k]
+    coefficient = k / (k - 1) * (1 - k * mean_item_variance / sd**2)
+    if coefficient > 1:
+        # With the same questions in every attempt KR-20 cannot exceed 1 (the variance of a sum
+        # of k parts is at most k times the sum of their variances); it does when attempts draw different
+        # questions, and which questions were drawn spreads the scores more than the players do.
+        return Reliability(
+            None, k, n,
+            "Above 1, which a reliability cannot be: attempts were asked different questions, and "
+            "the scores differ by which questions each got more than by who answered them.",
+        )
+    if coefficient < 0:
+        return Reliability(
+            coefficient, k, n,
+            "Below zero: on these attempts the questions do not measure one thing together (players who "
+            "get some of them right tend to get others wrong, as with guessing or with questions that "
+            "reward different things), so the total score is not a dependable measure. Look at the "
+            "questions with negative or weak discrimination.",
+        )
+    return Reliability(coefficient, k, n)
 
 
 def _mean_sd(values: dict, weights: dict) -> tuple[float | None, float | None]:
@@ -542,6 +671,7 @@ def sessions_visible_to(session: so.Session, user: User, quiz: Quiz | None = Non
 @dataclass(frozen=True)
 class QuizOverview:
     quiz: Quiz
+    #: Counted as on the quiz's own page.
     attempts_finished: int
 
 
@@ -549,7 +679,7 @@ def quiz_overview(session: so.Session) -> list[QuizOverview]:
     """The quizzes in play, each with its number of finished attempts."""
     finished = (
         sa.select(Attempt.quiz_id, sa.func.count().label("finished"))
-        .where(Attempt.finished_at.is_not(None), Attempt.retry_of_id.is_(None))
+        .where(Attempt.retry_of_id.is_(None), *COUNTED_ATTEMPT)
         .group_by(Attempt.quiz_id)
         .subquery()
     )
@@ -590,7 +720,8 @@ def summary_json(figures: QuizStats) -> dict:
         "reliability_kr20": _number(figures.reliability),
         "reliability_length": figures.reliability_length,
         "reliability_attempts": figures.reliability_attempts,
-        "mean_seconds": _number(figures.mean_seconds, 1),
+        # The mean answering time per attempt (see AnsweringTime).
+        "mean_seconds": _number(figures.answering_time.mean_seconds, 1),
     }
 
 

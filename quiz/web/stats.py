@@ -155,14 +155,14 @@ def _charts(figures: stats.QuizStats) -> dict[str, charts.Chart]:
         + "; ".join(f"{bin.label}: {bin.attempts}" for bin in figures.histogram) + ".",
         [(bin.label, bin.attempts) for bin in figures.histogram],
     )
+    # A poll has no right answer, so no facility: it has no bar here.
+    scored = [item for item in figures.items if item.facility is not None]
     facility = charts.bar_chart(
         "chart-facility",
         "Share of right answers per question",
         "Facility of each question, flagged ones marked as needing review: "
-        + "; ".join(
-            f"{item.label}: {item.facility:.0%}{' (review)' if item.reasons else ''}" for item in figures.items
-        ) + ".",
-        [(item.label, item.facility or 0.0, "flagged" if item.reasons else "") for item in figures.items],
+        + "; ".join(f"{item.label}: {item.facility:.0%}{' (review)' if item.reasons else ''}" for item in scored) + ".",
+        [(item.label, item.facility, "flagged" if item.reasons else "") for item in scored],
     )
     return {"scores": histogram, "facility": facility}
 

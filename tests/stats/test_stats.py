@@ -57,10 +57,14 @@ def test_hand_computed_example(quiz, play_attempt):
     assert figures.mean_percent == pytest.approx(100 * 7 / 12)
     assert figures.median_percent == pytest.approx(50.0)
     assert figures.sd_percent == pytest.approx(100 * math.sqrt(11 / 16) / 3)
-    # KR-20 = 3/2 * (1 - (3 * 3/16) / (11/16)) = 3/11.
-    assert figures.reliability == pytest.approx(3 / 11)
+    # Four attempts are too few for reliability to be shown...
+    assert figures.reliability is None
     assert (figures.reliability_length, figures.reliability_attempts) == (3, 4)
+    # ...but its formula holds: KR-20 = 3/2 * (1 - (3 * 3/16) / (11/16)) = 3/11.
+    assert stats.quiz_stats(db.session, quiz, min_attempts_for_reliability=4).reliability == pytest.approx(3 / 11)
     assert [bin.attempts for bin in figures.histogram] == [0, 0, 0, 2, 0, 0, 1, 0, 0, 1]
+    # Answering time per attempt: 2+4+6, 3+5+7, 4+6+8, 10+7+9 = 12, 15, 18, 26 s.
+    assert figures.answering_time == stats.AnsweringTime(16.5, 17.75, 4, 0, stats.INTERRUPTED_ANSWER_SECONDS)
 
 
 def test_thirds_split_tied_attempts_evenly_across_a_boundary():

@@ -133,6 +133,9 @@ def test_session_statistics_for_its_host_only(bundled):
     page = host.get(f"/stats/sessions/{session_id}").get_data(as_text=True)
     assert "<dt>Finished attempts</dt><dd>3</dd>" in page
     assert "ana" in page and "ben" in page
+    # Three students are far too few for a reliability coefficient: a sentence says so instead.
+    assert "3 finished attempts of 2 questions so far: reliability is shown from 30 such attempts." in page
+    assert host.get(f"/stats/sessions/{session_id}.json").get_json()["summary"]["reliability_kr20"] is None
 
     students = host.get(f"/stats/sessions/{session_id}/students.csv").get_data(as_text=True)
     rows = list(csv.reader(io.StringIO(students.removeprefix("\ufeff"))))
@@ -147,3 +150,30 @@ def test_session_statistics_for_its_host_only(bundled):
     other = log_in(bundled, "other")
     assert other.get(f"/stats/sessions/{session_id}").status_code == 404
     assert log_in(bundled, "boss", "admin").get(f"/stats/sessions/{session_id}").status_code == 200
+
+
+POLL = """\
+  - id: favourite
+    kind: poll
+    prompt: Which session would you choose?
+    choices: [Morning, Evening]
+    explanation: Skaters can choose either.
+"""
+
+
+def test_a_quiz_with_a_poll_has_statistics_pages(app, write_bank):
+    from quiz.bank import load_bank
+    from quiz.bank.importer import import_bank
+    from tests.answers import play_through
+    from tests.stats.conftest import BANK
+
+    with app.app_context():
+        import_bank(db.session, load_bank(write_bank(BANK + POLL)))
+        quiz = db.session.scalar(sa.select(Quiz))
+        for right in (4, 2):
+            attempt = play.start_attempt(db.session, play.create_player(db.session), quiz, length=play.LENGTH_ALL)
+            play_through(attempt, right=right)
+        db.session.commit()
+        slug = quiz.slug
+    teacher = log_in(app, "teacher")
+    assert teacher.get(f"/stats/quiz/{slug}").status_code == 200
