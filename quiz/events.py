@@ -6,11 +6,6 @@ by any worker on any server reaches every stream within an interval. The same th
 the changes that only time makes due, such as closing a question whose time is up, so that a
 timer fires even when nobody clicks; the state machine's conditional updates make it harmless
 for several processes to try at once.
-
-On PostgreSQL the watcher also LISTENs for the changes that :mod:`quiz.live` announces with
-NOTIFY on commit: it polls as soon as one is announced, instead of at the next interval, and
-between announcements only as often as the timers of the sessions it watches need. Should the
-listening connection fail, it polls every interval again until it can listen anew.
 """
 
 from __future__ import annotations
@@ -19,7 +14,6 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
 
 import sqlalchemy as sa
 from flask import Flask
@@ -57,8 +51,6 @@ class SessionWatcher:
         self._lock = threading.Lock()
         self._watches: dict[int, _Watch] = {}
         self._thread: threading.Thread | None = None
-        #: When the earliest timer of the watched sessions is due (naive UTC), as last polled.
-        self._next_due: datetime | None = None
 
     def wait(self, session_id: int, known: State, timeout: float) -> State | None:
         """Block until the session's version is no longer ``known``'s; return the new state,
@@ -95,10 +87,8 @@ class SessionWatcher:
             self._thread.start()
 
     def _run(self) -> None:
-        listener = _Listener.of(self._app)
         while True:
-            if listener is None or not listener.wait(self._timeout()):
-                time.sleep(self._interval)
+            time.sleep(self._interval)
             with self._lock:
                 watched = list(self._watches)
             if not watched:
@@ -107,15 +97,6 @@ class SessionWatcher:
                 self._poll(watched)
             except Exception:  # a database hiccup must not kill the watcher for good
                 logger.exception("polling live sessions failed")
-
-    def _timeout(self) -> float:
-        """How long to wait for an announcement: until the next timer of a watched session is
-        due, and at most :data:`SAFETY_POLL` seconds, in case an announcement was lost."""
-        due = self._next_due
-        if due is None:
-            return SAFETY_POLL
-        # Not less than a moment: a timer that is due and somehow stays due must not spin the loop.
-        return min(SAFETY_POLL, max((due - utcnow()).total_seconds(), 0.05))
 
     def _poll(self, session_ids: list[int]) -> None:
         with self._app.app_context():
@@ -139,12 +120,6 @@ class SessionWatcher:
         for session in db.session.scalars(sa.select(LiveSession).where(LiveSession.id.in_(session_ids), due)):
             live.tick(db.session, session, now)
         db.session.commit()
-        timers = db.session.execute(
-            sa.select(sa.func.min(LiveSession.question_closes_at), sa.func.min(LiveSession.deadline)).where(
-                LiveSession.id.in_(session_ids), LiveSession.state.in_((live.QUESTION_OPEN, live.OPEN))
-            )
-        ).one()
-        self._next_due = min((when for when in timers if when is not None), default=None)
         versions = dict(
             db.session.execute(sa.select(LiveSession.id, LiveSession.version).where(LiveSession.id.in_(session_ids))).all()
         )
@@ -157,46 +132,6 @@ class SessionWatcher:
             for session in db.session.scalars(sa.select(LiveSession).where(LiveSession.id.in_(changed))):
                 states[session.id] = State(session.version, live.public_state(db.session, session, now))
         return states
-
-
-#: Seconds between polls while listening, should an announcement be lost on the way.
-SAFETY_POLL = 2.0
-
-
-class _Listener:
-    """A connection of its own that LISTENs for announced session changes (PostgreSQL only)."""
-
-    def __init__(self, conninfo: str):
-        self._conninfo = conninfo
-        self._connection = None
-
-    @classmethod
-    def of(cls, app: Flask) -> _Listener | None:
-        with app.app_context():
-            url = db.engine.url
-        if url.get_backend_name() != "postgresql":
-            return None
-        return cls(url.set(drivername="postgresql").render_as_string(hide_password=False))
-
-    def wait(self, timeout: float) -> bool:
-        """Wait until a change is announced or ``timeout`` seconds pass; False at once when
-        listening failed (the caller then waits its usual interval before polling)."""
-        import psycopg
-
-        try:
-            if self._connection is None or self._connection.closed:
-                self._connection = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=5)
-                self._connection.execute(f"LISTEN {live.CHANGES_CHANNEL}")
-                return True  # announcements made while not listening are lost: poll now
-            for _ in self._connection.notifies(timeout=timeout, stop_after=1):
-                pass
-            return True
-        except psycopg.Error:
-            logger.warning("listening for live session changes failed; polling until it works again", exc_info=True)
-            if self._connection is not None:
-                self._connection.close()
-            self._connection = None
-            return False
 
 
 def state_of(session: LiveSession) -> State:

@@ -344,20 +344,7 @@ def _bump(session: so.Session, live: LiveSession, **values) -> None:
     session.execute(
         sa.update(LiveSession).where(LiveSession.id == live.id).values(version=LiveSession.version + 1, **values)
     )
-    _announce(session, live)
     session.refresh(live)
-
-
-#: The PostgreSQL channel on which a change to a session is announced when its transaction
-#: commits, to wake the watchers of every process at once (see :mod:`quiz.events`).
-CHANGES_CHANNEL = "quiz_live_session"
-
-
-def _announce(session: so.Session, live: LiveSession) -> None:
-    """Tell every watcher that ``live`` changed, as soon as this transaction commits (on
-    PostgreSQL, whose NOTIFY is transactional; elsewhere watchers find it by polling)."""
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(sa.select(sa.func.pg_notify(CHANGES_CHANNEL, str(live.id))))
 
 
 def _transition(session: so.Session, live: LiveSession, allowed_from: tuple[str, ...], **values) -> bool:
@@ -373,8 +360,6 @@ def _transition(session: so.Session, live: LiveSession, allowed_from: tuple[str,
         .where(LiveSession.id == live.id, LiveSession.version == live.version, LiveSession.state.in_(allowed_from))
         .values(version=LiveSession.version + 1, **values)
     ).rowcount
-    if changed:
-        _announce(session, live)
     session.refresh(live)
     return bool(changed)
 
