@@ -36,6 +36,7 @@ _TRUE_FALSE = re.compile(r"(T|TRUE|F|FALSE)\s*(#.*)?", re.IGNORECASE | re.DOTALL
 _MOST_CHOICES = 6
 _MOST_ACCEPTED = 20
 _FORMAT = re.compile(r"\[(html|moodle|plain|markdown)\]")
+_WEIGHT = re.compile(r"%\s*[-+]?\d+(?:[.,]\d*)?\s*%")
 #: What a question's comment lines may say about it: Moodle's id and tags (a "]" in them is
 #: escaped as "\]"), and this app's difficulty and time limit.
 _COMMENT_ID = re.compile(r"\[id:((?:\\]|[^\]])+)\]")
@@ -312,6 +313,8 @@ def _draft(block: _Chars, place: Place, lost: list[str]) -> Draft:
     if rest:
         # Text after the answers makes a "missing word" question: the answers fill the gap.
         prompt = f"{prompt} _____ {rest}".strip()
+    if not prompt and name:
+        prompt = name  # "::What is GIFT?::{=...}": the title is all the text there is, as Moodle shows it
     if not prompt:
         raise _Problem(block.offsets[opening], "the question has no text before its answers")
     answers = block[opening + 1 : closing]
@@ -446,11 +449,12 @@ def _unsupported(question: str) -> str:
 def _weight(chars: _Chars, at: int) -> tuple[float | None, _Chars]:
     """The ``%50%`` weight at the start of an answer, and the rest of it."""
     body = chars.strip()
-    if not body.syntax.startswith("%"):
+    # As Moodle reads it: "%run" is an answer's text, only "%50%" (digits between the signs) a weight.
+    if not _WEIGHT.match(body.syntax):
         return None, chars
     end = body.find("%", 1)
     try:
-        weight = float(body[1:end].text) if end > 0 else None
+        weight = float(body[1:end].text.replace(",", ".")) if end > 0 else None
     except ValueError:
         weight = None
     if weight is None or not -100 <= weight <= 100:

@@ -364,3 +364,18 @@ def test_texts_a_reader_would_take_for_weights_or_markers_are_written_behind_pla
         "[html] <b>Which</b> price?", ["%100% free", "[moodle] five"], "%100% free",
     )
     assert read["explanation"] == "[note] Nothing to pay."
+
+
+def test_a_percent_sign_starts_a_weight_only_before_digits_and_a_title_alone_is_the_question():
+    (magic, title_only) = gift.read(
+        "Which magic shows the code and runs it? {\n~ %run\n~ %pycat\n= %load\n}\n\n"
+        "::What is a markup language?::\n{=Rules to annotate a text ~A programming language}\n".encode(),
+        "teacher.gift",
+    ).entries
+    assert (magic["choices"], magic["correct"]) == (["%run", "%pycat", "%load"], "%load")
+    assert title_only["prompt"] == "What is a markup language?"
+    # A weight written with a decimal comma is a weight too (and partial credit, left out).
+    read = gift.read(b"Which? {=a ~%25,5%b ~c}\n\nFine? {=a ~b}", "q.gift")
+    assert [error.message for error in read.skipped] == [
+        "partial credit (~%...%) cannot be kept when another answer is marked =; a choice here is right or wrong"
+    ]
