@@ -135,6 +135,10 @@ def test_joining_is_refused_with_reasons(rink, client, new_player, host_session)
     badly_typed = client.post(f"{API}/live/join", headers=new_player(), json={"code": "12 34 56", "nickname": "Al"})
     assert badly_typed.status_code == 422
     assert join(client, {}, code).status_code == 401
+    act(rink, session_id, "finish")
+    ended = join(client, new_player(), code)
+    error = ended.get_json()["error"]
+    assert (ended.status_code, error["code"], error["message"]) == (404, "no_session", "The session with this code has ended.")
 
 
 def test_wrong_codes_are_limited_per_player(make_app):

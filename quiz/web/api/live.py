@@ -136,7 +136,8 @@ def join_session(player: Player, body: schemas.JoinSession):
     case and accents). Returns the student's state, as `GET /live/{session_id}` does."""
     session = live.open_session_by_code(db.session, body.code)
     if session is None:
-        raise ApiError(404, "no_session", "No open session has this code.")
+        ended = live.ended_session_by_code(db.session, body.code) is not None
+        raise ApiError(404, "no_session", "The session with this code has ended." if ended else "No open session has this code.")
     returning = live.membership(db.session, session, player) is not None
     try:
         member = live.join(db.session, session, player, body.nickname)
