@@ -4,6 +4,10 @@
 // When a question opens, a phone builds the answer form from the event's data and sends the
 // answer in the background: the whole class answers within seconds, and none of them then
 // needs to ask the server for a page. Other changes redraw the page from the server.
+//
+// On the host's screen, keys press the host's buttons (see hostKeys), and a question that
+// closed by itself goes on to its reveal. Both press the buttons a host would click, so that
+// without JavaScript the same buttons do the same.
 (function () {
   "use strict";
 
@@ -15,11 +19,96 @@
     if (!element) { return; }
     var endsAt = Date.now() + parseFloat(element.getAttribute("data-seconds-left")) * 1000;
     var value = element.querySelector("[data-countdown-value]");
-    countdownTimer = setInterval(function () {
-      var left = Math.max(0, Math.ceil((endsAt - Date.now()) / 1000));
+    // The projector's bar shrinks smoothly; the seconds alone need only a few updates a second.
+    var bar = element.querySelector("[data-countdown-bar]");
+    function tick() {
+      var exact = Math.max(0, (endsAt - Date.now()) / 1000);
+      var left = Math.ceil(exact);
       value.textContent = String(left);
-      if (left === 0) { clearInterval(countdownTimer); countdownTimer = null; }
-    }, 250);
+      if (bar) {
+        bar.value = exact;
+        element.classList.toggle("urgent", left <= 5);
+      }
+      if (left === 0 && countdownTimer) { clearInterval(countdownTimer); countdownTimer = null; }
+    }
+    countdownTimer = setInterval(tick, bar ? 100 : 250);
+    tick();
+  }
+
+  // The host's screen ---------------------------------------------------------------------------
+
+  // Whether a button was pressed on this page: the next page is on its way, and a second key
+  // pressed meanwhile would skip a step (Next on the reveal, then Next on the leaderboard).
+  var pressed = false;
+  var pressedTimer = null;
+
+  function press(button) {
+    if (pressed) { return; }
+    pressed = true;
+    // Should the next page never come (the network failed), the keys work again.
+    pressedTimer = setTimeout(function () { pressed = false; }, 5000);
+    button.click();
+  }
+
+  function isTyping(target) {
+    return Boolean(target) && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+
+  // The host's button whose aria-keyshortcuts lists ``key`` ("N", "ArrowRight"), if any.
+  function buttonForKey(key) {
+    var name = key.length === 1 ? key.toUpperCase() : key;
+    var buttons = document.querySelectorAll("[data-live-events] button[aria-keyshortcuts]");
+    for (var i = 0; i < buttons.length; i++) {
+      if (buttons[i].getAttribute("aria-keyshortcuts").split(" ").indexOf(name) !== -1) { return buttons[i]; }
+    }
+    return null;
+  }
+
+  function hostKeys(event) {
+    if (event.defaultPrevented || event.repeat || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) {
+      return;
+    }
+    var button = buttonForKey(event.key);
+    if (button) {
+      event.preventDefault();
+      press(button);
+    }
+  }
+
+  // Once per question and tab, so that a reveal the server refused never repeats itself.
+  function firstTry(key) {
+    try {
+      if (window.sessionStorage.getItem(key)) { return false; }
+      window.sessionStorage.setItem(key, "1");
+    } catch (error) { /* no storage: try anyway */ }
+    return true;
+  }
+
+  // How long the screen says why a question closed ("Everyone answered") before it reveals
+  // the answer by itself: a beat for the room to see it, and for a host about to press Reveal.
+  var REVEAL_PAUSE = 2000;
+  var revealTimer = null;
+
+  function revealNow() {
+    revealTimer = null;
+    // The page as it is now: a redraw may have replaced it (or the question) meanwhile.
+    var root = document.querySelector("[data-live-events][data-auto-reveal]");
+    var reveal = root && root.querySelector('input[name="action"][value="reveal"]');
+    if (reveal && firstTry("reveal:" + root.getAttribute("data-live-events") + ":" + root.getAttribute("data-position"))) {
+      press(reveal.form.querySelector("button"));
+    }
+  }
+
+  // What the host's screen does beyond the server's page: show the keys' hint and what is
+  // coming, and reveal a question that closed by itself.
+  function enhanceHost() {
+    var root = document.querySelector("[data-live-events]");
+    if (!root || root.hasAttribute("data-answer-url")) { return; }
+    pressed = false;
+    if (pressedTimer) { clearTimeout(pressedTimer); pressedTimer = null; }
+    root.querySelectorAll("[data-shortcuts], [data-auto-reveal-note]").forEach(function (element) { element.hidden = false; });
+    if (revealTimer) { clearTimeout(revealTimer); revealTimer = null; }
+    if (root.hasAttribute("data-auto-reveal")) { revealTimer = setTimeout(revealNow, REVEAL_PAUSE); }
   }
 
   function focusHeading(container) {
@@ -37,6 +126,7 @@
           main.replaceWith(next);
           startCountdown();
           bindAnswerForm();
+          enhanceHost();
           if (window.quizOrdering) { window.quizOrdering.enhance(next); }
         }
       });
@@ -137,11 +227,19 @@
     var root = document.querySelector("[data-live-events]");
     startCountdown();
     bindAnswerForm();
+    if (root && !root.hasAttribute("data-answer-url")) {
+      document.addEventListener("keydown", hostKeys);
+      enhanceHost();
+    }
     if (!root || !window.EventSource) { return; }
     var source = new EventSource(root.getAttribute("data-live-events"));
     source.addEventListener("change", function (event) {
       var current = document.querySelector("[data-live-events]");
       var data = JSON.parse(event.data);
+      if (data.state === "finished") { source.close(); }
+      // The host's page names the version it shows: the stream's first event, on connecting,
+      // is usually that one, and redrawing it would only flicker.
+      if (current && current.getAttribute("data-version") === String(data.version)) { return; }
       // Students keep their page (and a half-chosen answer) unless the state really moved;
       // the host's page also shows arrivals in the lobby, so it redraws on every change.
       var moved = !current || current.getAttribute("data-state") !== data.state ||
@@ -152,7 +250,6 @@
       } else if (moved || (current && current.getAttribute("data-refresh") === "always")) {
         redraw();
       }
-      if (data.state === "finished") { source.close(); }
     });
     source.addEventListener("answers", function (event) {
       var counter = document.querySelector("[data-answered]");

@@ -269,7 +269,7 @@ def test_host_paced_session_with_three_phones(open_person: OpenPerson, teacher: 
     ana.check("student leaderboard")
     fit_phones(students, "student leaderboard")
 
-    # Question 2: everyone answers, so it closes by itself.
+    # Question 2: everyone answers, so it closes by itself, and the host's screen reveals it.
     press(hp, "Next question")
     expect(hp.locator(".progress-label")).to_have_text(f"Question 2 of {QUESTIONS}")
     shown_by = time.monotonic() + LIVE / 1000
@@ -277,8 +277,8 @@ def test_host_paced_session_with_three_phones(open_person: OpenPerson, teacher: 
         expect_question(phone, 2, timeout=left(shown_by))
     for phone in phones:
         answer(phone, 1)
-    expect(hp.locator(".verdict")).to_have_text("Everyone answered: 3 of 3.", timeout=STEP)
-    press(hp, "Reveal the answer")
+    expect(hp.locator("[data-live-events]")).to_have_attribute("data-state", "reveal", timeout=2 * STEP)
+    expect(hp.locator(".verdict")).to_have_text("Everyone answered: 3 of 3.")
     expect_reveal(hp)
     for phone in phones:
         expect_reveal(phone)
@@ -337,8 +337,9 @@ def test_phone_without_javascript_follows_the_session(open_person: OpenPerson, t
     assert posted.value.status == 303, posted.value.status
     assert page.url == student.url(f"/live/{session_id}")
     student.assert_fits_phone("student answered without JavaScript")
-    # The only student answered: the question closed by itself.
-    expect(hp.locator(".verdict")).to_have_text("Everyone answered: 1 of 1.", timeout=STEP)
+    # The only student answered: the question closed by itself, and the host's screen revealed it.
+    expect(hp.locator("[data-live-events]")).to_have_attribute("data-state", "reveal", timeout=2 * STEP)
+    expect(hp.locator(".verdict")).to_have_text("Everyone answered: 1 of 1.")
 
     host.assert_clean()
     student.assert_clean()

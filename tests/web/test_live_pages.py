@@ -490,6 +490,136 @@ def test_a_question_is_answered_on_the_live_page_only_and_closes_when_its_time_i
     assert session_state(bundled, session_id) == "question_closed"
 
 
+# The projector ---------------------------------------------------------------------------------
+# The host's screen is made for a projector; tests/browser/test_projector.py checks how it
+# looks and behaves in a browser, these what the server draws.
+
+
+_KEYED_BUTTON = re.compile(r'<button type="submit"[^>]*\baria-keyshortcuts="([^"]+)"[^>]*>([^<]+)</button>')
+
+
+def shortcuts(page: str) -> dict[str, str]:
+    """The host's buttons that keys press: label -> the keys, as aria-keyshortcuts names them."""
+    return {html_lib.unescape(label): keys for keys, label in _KEYED_BUTTON.findall(page)}
+
+
+def corner(page: str) -> str | None:
+    """The small join panel of a running session's screen, if the page has one."""
+    match = re.search(r'<div class="join-corner">(.*?)</div>', page, re.S)
+    return match.group(1) if match else None
+
+
+def test_the_projector_shows_every_state_with_the_join_code_in_a_corner(bundled, host):
+    session_id = create_session(host, question_count=2, time_limit=60, scoring="plain", show_leaderboard=True)
+    code = join_code(host, session_id)
+    ana, ben = (joined(bundled, code, nickname, session_id) for nickname in ("Ana", "Ben"))
+    lobby = host_page(host, session_id)
+    assert '<link rel="stylesheet" href="/static/css/projector.css">' in lobby
+    assert corner(lobby) is None  # the lobby shows the code and the QR code large
+    assert shortcuts(lobby) == {"Start the first question": "N ArrowRight"}
+    assert '<span class="shortcut"><kbd>N</kbd> or <kbd>→</kbd> start</span>' in lobby
+    assert 'data-shortcuts hidden' in lobby  # shown by live.js: the keys need JavaScript
+    # Students see none of it.
+    assert "projector.css" not in phone_page(ana, session_id)
+
+    press(host, session_id, "start")
+    page = host_page(host, session_id)
+    # Answer tiles, numbered as on the phones.
+    texts = labels(phone_page(ana, session_id))
+    assert '<ol class="tiles tiles-4">' in page
+    tiles = re.findall(r'<li><span class="number" aria-hidden="true">(\d+)</span> ([^<]*)</li>', page)
+    assert [(int(number), html_lib.unescape(text)) for number, text in tiles] == list(enumerate(texts, 1))
+    # The countdown: the seconds, right without JavaScript, and a bar for live.js to fill (the
+    # time left is in data-seconds-left alone); the page reloads itself once the time is up.
+    assert '<progress class="countdown-bar" max="60" aria-hidden="true" data-countdown-bar></progress>' in page
+    assert re.search(r'data-seconds-left="(5\d|60)\.\d"', page)
+    assert re.search(r'<span data-countdown-value>(5\d|60)</span> s left', page)
+    assert re.search(r'<noscript><meta http-equiv="refresh" content="(5\d|6[01])"></noscript>', page)
+    assert answered_on_host(page) == (0, 2)
+    joining = corner(page)
+    assert f'<span class="corner-code">{code}</span>' in joining
+    assert f'src="/host/sessions/{session_id}/qr.svg"' in joining
+    assert shortcuts(page) == {"Reveal the answer": "N ArrowRight R", "Close the question": "C"}
+    assert_no_correctness(page)
+
+    right = correct_number(bundled, session_id, phone_page(ana, session_id))
+    wrong = 1 if right != 1 else 2
+    submit(ana, session_id, right)
+    submit(ben, session_id, wrong)
+    closed = host_page(host, session_id)
+    assert "Everyone answered: 2 of 2." in closed and corner(closed)
+    assert shortcuts(closed) == {"Reveal the answer": "N ArrowRight R"}
+    assert_no_correctness(closed)
+
+    press(host, session_id, "reveal")
+    revealed = host_page(host, session_id)
+    assert re.search(r'<table class="distribution projector-chart rows-4[^"]*\bshapes\b', revealed)
+    assert distribution(revealed) == {
+        number: (text, int(number in (right, wrong)), number == right) for number, text in enumerate(texts, 1)
+    }
+    percents = re.findall(r'<tr class="(correct|)">.*?<span class="percent">(\d+)%</span>', revealed, re.S)
+    assert sorted(percents) == sorted([("correct", "50"), ("", "50"), ("", "0"), ("", "0")])
+    assert '<section aria-labelledby="why-heading" class="why" tabindex="0">' in revealed
+    assert "Everyone answered: 2 of 2." in revealed and corner(revealed)
+    assert shortcuts(revealed) == {"Show the leaderboard": "N ArrowRight L"}
+
+    press(host, session_id, "next")
+    board = host_page(host, session_id)
+    assert "Leaderboard after question 1" in board and corner(board)
+    assert shortcuts(board) == {"Next question": "N ArrowRight"}
+
+    press(host, session_id, "next")
+    press(host, session_id, "reveal")
+    assert shortcuts(host_page(host, session_id)) == {"Show the leaderboard": "N ArrowRight L"}
+    press(host, session_id, "next")
+    assert shortcuts(host_page(host, session_id)) == {"Finish and show the podium": "N ArrowRight"}
+    press(host, session_id, "next")
+    podium = host_page(host, session_id)
+    assert '<ol class="podium">' in podium
+    assert corner(podium) is None and shortcuts(podium) == {} and "End the session" not in podium
+
+
+def test_only_a_question_that_closed_by_itself_reveals_itself(bundled, host):
+    """Time up or everyone answered: the projector's script presses "Reveal" (data-auto-reveal).
+    A question the host closed waits for the host, and the server reveals nothing by itself."""
+    session_id = create_session(host, question_count=3, time_limit=60, show_leaderboard=False)
+    code = join_code(host, session_id)
+    ana, ben = (joined(bundled, code, nickname, session_id) for nickname in ("Ana", "Ben"))
+
+    press(host, session_id, "start")
+    assert "data-auto-reveal" not in host_page(host, session_id)
+    submit(ana, session_id, 1)
+    press(host, session_id, "close")
+    by_hand = host_page(host, session_id)
+    assert "Closed: 1 of 2 answered." in by_hand and "data-auto-reveal" not in by_hand
+    assert "The answer shows in a moment." not in by_hand
+    press(host, session_id, "reveal")
+    assert "data-auto-reveal" not in host_page(host, session_id)
+    press(host, session_id, "next")
+
+    submit(ana, session_id, 1)
+    submit(ben, session_id, 1)
+    everyone = host_page(host, session_id)
+    assert "Everyone answered: 2 of 2." in everyone and "data-auto-reveal" in everyone
+    assert "<p class=\"auto-reveal-note\" data-auto-reveal-note hidden>The answer shows in a moment.</p>" in everyone
+    assert session_state(bundled, session_id) == "question_closed"
+    press(host, session_id, "reveal")
+    press(host, session_id, "next")
+
+    with bundled.app_context():
+        db.session.execute(
+            # As if the question had opened a minute ago: its 60 s are up.
+            sa.update(LiveSession).where(LiveSession.id == session_id).values(
+                question_opened_at=utcnow() - timedelta(seconds=61), question_closes_at=utcnow() - timedelta(seconds=1),
+            )
+        )
+        db.session.commit()
+    timed_out = host_page(host, session_id)
+    assert "Time is up: 0 of 2 answered." in timed_out and "data-auto-reveal" in timed_out
+    press(host, session_id, "reveal")
+    assert session_state(bundled, session_id) == "reveal"
+
+
 # Self-paced ------------------------------------------------------------------------------------
 
 
