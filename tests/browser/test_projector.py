@@ -12,6 +12,7 @@ waits for the host. The podium puts the winner in the middle, on the highest ste
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -252,11 +253,21 @@ def tiles_of(page: Page) -> list[dict]:
 
 
 def assert_tiles(page: Page, count: int, what: str) -> None:
-    tiles = tiles_of(page)
-    assert [tile["number"] for tile in tiles] == [str(number) for number in range(1, count + 1)], what
-    assert all(tile["shape"] != "none" and tile["size"] >= 16 and tile["visible"] for tile in tiles), tiles
-    assert len({tile["shape"] for tile in tiles}) == count, f"{what}: shapes repeat: {tiles}"
-    assert len({tile["colour"] for tile in tiles}) == count, f"{what}: colours repeat: {tiles}"
+    # The screen redraws itself when an event arrives (a student answering): tiles read in the
+    # middle of a redraw have no styles yet, so they are read again for a few seconds.
+    deadline = time.monotonic() + 5
+    while True:
+        tiles = tiles_of(page)
+        try:
+            assert [tile["number"] for tile in tiles] == [str(number) for number in range(1, count + 1)], what
+            assert all(tile["shape"] not in ("none", "") and tile["size"] >= 16 and tile["visible"] for tile in tiles), tiles
+            assert len({tile["shape"] for tile in tiles}) == count, f"{what}: shapes repeat: {tiles}"
+            assert len({tile["colour"] for tile in tiles}) == count, f"{what}: colours repeat: {tiles}"
+            return
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            page.wait_for_timeout(100)
 
 
 def check(host: Tab, screen: str, what: str) -> None:
