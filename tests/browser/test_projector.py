@@ -201,9 +201,16 @@ def assert_fits(page: Page, what: str) -> None:
     )
     assert height <= screen_height, f"{what}: {height} px tall on a {screen_height} px screen"
     assert width <= screen_width, f"{what}: {width} px wide on a {screen_width} px screen"
-    for button in page.locator(".projector button:visible, .projector a.button:visible").all():
-        box = button.bounding_box()
-        assert box and box["y"] >= 0 and box["y"] + box["height"] <= screen_height, f"{what}: {button.inner_text()} is out of sight"
+    # Measured in one go in the page, so that a redraw between two buttons cannot detach one.
+    buttons = page.locator(".projector button, .projector a.button").evaluate_all("""elements => elements
+        .filter(element => element.getClientRects().length > 0)
+        .map(element => {
+            const box = element.getBoundingClientRect();
+            return {text: element.innerText.trim(), top: box.top, bottom: box.bottom};
+        })""")
+    assert buttons, f"{what}: no button in sight"
+    for button in buttons:
+        assert button["top"] >= 0 and button["bottom"] <= screen_height, f"{what}: {button['text']} is out of sight"
 
 
 def assert_whole(page: Page, selector: str, what: str) -> None:
