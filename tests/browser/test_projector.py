@@ -194,6 +194,16 @@ def key(page: Page, name: str, state: str) -> None:
     assert state_of(page) == state, f"{name} led to {state_of(page)}, not {state}"
 
 
+def box_of(locator) -> dict:
+    """Where ``locator`` is on screen, read again for a few seconds while the screen is between
+    two drawings (an event redraws it; an action loads the next page)."""
+    deadline = time.monotonic() + 5
+    while (box := locator.bounding_box()) is None:
+        assert time.monotonic() < deadline, f"{locator} is not on the page"
+        time.sleep(0.1)
+    return box
+
+
 def assert_fits(page: Page, what: str) -> None:
     """The whole screen is the page: nothing scrolls, and the host's buttons are in sight."""
     height, screen_height, width, screen_width = page.evaluate(
@@ -237,7 +247,7 @@ def assert_join_corner(page: Page, code: str, what: str) -> None:
     expect(corner.locator(".corner-code")).to_have_text(code)
     qr = corner.locator("img.corner-qr")
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=qr.element_handle())
-    box = corner.bounding_box()
+    box = box_of(corner)
     width, height = page.evaluate("[innerWidth, innerHeight]")
     assert box["x"] + box["width"] >= width - 40 and box["y"] + box["height"] >= height - 40, f"{what}: {box}"
     assert box["width"] < width / 3 and box["height"] < height / 5, f"{what}: the join corner is not small: {box}"
@@ -307,7 +317,7 @@ def test_a_session_on_the_projector(open_person: OpenPerson, station: Flask, scr
     expect(hp.locator(".code")).to_have_text(code)
     qr = hp.locator("img.qr")
     expect(qr).to_be_visible()
-    assert qr.bounding_box()["width"] >= SCREENS[screen]["height"] / 4, "the lobby's QR code is small"
+    assert box_of(qr)["width"] >= SCREENS[screen]["height"] / 4, "the lobby's QR code is small"
     assert hp.locator(".join-corner").count() == 0
     assert_whole(hp, ".people", "lobby")
     assert_hint(hp, "N", "→")
@@ -322,7 +332,7 @@ def test_a_session_on_the_projector(open_person: OpenPerson, station: Flask, scr
     assert_whole(hp, ".stage-body", "question 1")
     bar = hp.locator("progress.countdown-bar")
     expect(bar).to_be_visible()
-    box = bar.bounding_box()
+    box = box_of(bar)
     assert box["width"] >= SCREENS[screen]["width"] / 2 and box["height"] >= 20, f"the countdown bar is small: {box}"
     expect(hp.locator(".countdown")).to_have_text(re.compile(r"^\s*1[0-2]\d s left\s*$"))
     before = float(bar.evaluate("bar => bar.value"))
