@@ -25,7 +25,17 @@ from typing import Any
 
 from quiz.bank.errors import BankError
 from quiz.formats.html_text import plain_text
-from quiz.formats.incoming import Draft, Lines, Place, Read, category_tag, decode_text, question_entries, slug_for
+from quiz.formats.incoming import (
+    Draft,
+    Lines,
+    Place,
+    Read,
+    category_tag,
+    decode_text,
+    plain_number,
+    question_entries,
+    slug_for,
+)
 from quiz.formats.outgoing import OutgoingQuestion, OutgoingQuiz, outgoing_quizzes
 from quiz.kinds.number import format_number
 
@@ -353,11 +363,8 @@ def _numerical(chars: _Chars, at: int) -> dict[str, Any]:
         answer, tolerance = (low + high) / 2, (high - low) / 2
     else:
         raise _LeftOut(at, _unsupported("a numerical question with several answers or feedback"))
-    return {"answer": _plain(answer), "tolerance": _plain(tolerance)}
+    return {"answer": plain_number(answer), "tolerance": plain_number(tolerance)}
 
-
-def _plain(value: float) -> float | int:
-    return int(value) if value.is_integer() else value
 
 
 def _title(chars: _Chars) -> tuple[str, _Chars]:

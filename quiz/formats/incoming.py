@@ -119,6 +119,11 @@ class Lines:
         return line, offset - self.starts[line - 1] + 1
 
 
+def plain_number(value: float) -> float | int:
+    """``value`` as a bank entry writes it: 1200 rather than 1200.0."""
+    return int(value) if value.is_integer() else value
+
+
 def slug_for(text: str) -> str:
     """A valid id made from the first words of ``text``: "Who won in 2014?" -> ``who-won-in-2014``."""
     # Accents fall away ("é" is "e" and a combining accent); other non-ASCII characters

@@ -25,7 +25,17 @@ from defusedxml.ElementTree import DefusedXMLParser, ParseError
 
 from quiz.bank.errors import BankError
 from quiz.formats.html_text import plain_text
-from quiz.formats.incoming import Draft, Place, Read, category_tag, check_size, question_entries, refuse, slug_for
+from quiz.formats.incoming import (
+    Draft,
+    Place,
+    Read,
+    category_tag,
+    check_size,
+    plain_number,
+    question_entries,
+    refuse,
+    slug_for,
+)
 from quiz.formats.outgoing import OutgoingQuestion, OutgoingQuiz, outgoing_quizzes
 from quiz.kinds.number import format_number
 
@@ -334,7 +344,7 @@ def _numerical(reader: _Reader, element: ET.Element, place: Place) -> Draft:
         value, tolerance = float(text), abs(float(answer.findtext("tolerance") or 0))
     except ValueError:
         raise _LeftOut(f"the answer {text!r} is not a number (any answer, *, cannot be kept)") from None
-    key: dict[str, Any] = {"answer": _plain(value), "tolerance": _plain(tolerance)}
+    key: dict[str, Any] = {"answer": plain_number(value), "tolerance": plain_number(tolerance)}
     units = [
         ((unit.findtext("unit_name") or "").strip(), (unit.findtext("multiplier") or "1").strip())
         for unit in element.iterfind("units/unit")
@@ -387,9 +397,6 @@ def _right_feedback(answers: list[tuple[str, float, str]]) -> str:
     best = max(graded, key=lambda answer: answer[1], default=None)
     return best[2] if best is not None else ""
 
-
-def _plain(value: float) -> float | int:
-    return int(value) if value.is_integer() else value
 
 
 def _is_one(multiplier: str) -> bool:

@@ -24,6 +24,18 @@ from tests.web.live_helpers import create_session, join, join_code, log_in
 SMALL_POOL = json.dumps({"pool_pre_ping": True, "pool_size": 4, "max_overflow": 4})
 
 
+@pytest.fixture
+def served(database_url, tmp_path):
+    """A production server with two workers, and its database's URL."""
+    from tests.servers import prepare_database, production_server, server_environment
+
+    url = database_url(empty=True)
+    prepare_database(url)
+    env = server_environment(url, WORKERS="2", SQLALCHEMY_ENGINE_OPTIONS=SMALL_POOL)
+    with production_server(env, folder=tmp_path) as server:
+        yield server, url
+
+
 @pytest.fixture(autouse=True)
 def _cheap_password_hashes(monkeypatch):
     """The same algorithm at a fraction of werkzeug's cost: these tests log in a lot."""

@@ -17,32 +17,18 @@ import pytest
 import sqlalchemy as sa
 
 from quiz.models import LivePlayer, Question
-from tests.hardening.conftest import SMALL_POOL
 from tests.servers import (
     ADMIN,
     browser,
     database_session,
     form_token,
     log_in,
-    prepare_database,
-    production_server,
-    server_environment,
 )
 
 pytestmark = pytest.mark.slow
 
 PHONES = 50
 ADMINS = 4
-
-
-@pytest.fixture
-def served(database_url, tmp_path):
-    """A production server with two workers, and its database's URL."""
-    url = database_url(empty=True)
-    prepare_database(url)
-    env = server_environment(url, WORKERS="2", SQLALCHEMY_ENGINE_OPTIONS=SMALL_POOL)
-    with production_server(env, folder=tmp_path) as server:
-        yield server, url
 
 
 def together(clients: list[httpx.Client], send: Callable[[int, httpx.Client], httpx.Response]) -> list[httpx.Response]:

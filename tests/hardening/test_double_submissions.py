@@ -11,32 +11,18 @@ import pytest
 import sqlalchemy as sa
 
 from quiz.models import Answer, Attempt, LivePlayer
-from tests.hardening.conftest import SMALL_POOL
 from tests.web.helpers import blind_fields
 from tests.servers import (
     browser,
     database_session,
     form_token,
     log_in,
-    prepare_database,
-    production_server,
-    server_environment,
 )
 
 pytestmark = pytest.mark.slow
 
 COPIES = 12
 QUIZ = "/quizzes/kiss-and-cry"
-
-
-@pytest.fixture
-def served(database_url, tmp_path):
-    """A production server with two workers, and its database's URL."""
-    url = database_url(empty=True)
-    prepare_database(url)
-    env = server_environment(url, WORKERS="2", SQLALCHEMY_ENGINE_OPTIONS=SMALL_POOL)
-    with production_server(env, folder=tmp_path) as server:
-        yield server, url
 
 
 def submit_together(server, cookie: str, path: str, data: dict[str, str]) -> list[int]:
