@@ -2,6 +2,7 @@
 # make test  - install with the test extras into .venv and gift-pegjs into tests/js, run the whole suite (SQLite)
 # make test-postgresql - the whole suite again, each test on a PostgreSQL database of its own
 # make serve - the production server (needs QUIZ_SECRET_KEY)
+# make messages - extract the pages' messages, update the catalogs, compile them (see README: Translations)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -16,7 +17,7 @@ PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 #: The PostgreSQL server `make test-postgresql` creates its test databases on.
 TEST_POSTGRESQL ?= postgresql+psycopg://postgres@127.0.0.1:5432/postgres
 
-.PHONY: run serve test test-postgresql check clean
+.PHONY: run serve test test-postgresql check clean messages
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -53,6 +54,16 @@ test: $(VENV)/.installed-test tests/js/node_modules/.installed
 
 test-postgresql: $(VENV)/.installed-test tests/js/node_modules/.installed
 	TEST_DATABASE_URL=$(TEST_POSTGRESQL) $(PYTEST)
+
+#: Where the catalogs live: $(TRANSLATIONS)/<locale>/LC_MESSAGES/messages.po, compiled to .mo.
+TRANSLATIONS := quiz/translations
+
+# Extract every message of the code and templates, add new ones to each catalog (to be
+# translated there), and compile the catalogs the app reads.
+messages: $(VENV)/.installed
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext --sort-by-file -o $(TRANSLATIONS)/messages.pot .
+	$(BIN)/pybabel -q update --no-fuzzy-matching --ignore-obsolete -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
+	$(BIN)/pybabel compile --statistics -d $(TRANSLATIONS)
 
 check: $(VENV)/.installed
 	$(BIN)/quiz check --require-sources questions.yaml

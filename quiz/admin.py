@@ -23,6 +23,7 @@ from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from flask_babel import gettext as _
 
 from quiz.bank.diff import QUESTION_FIELDS, FieldChange, field_changes
 from quiz.bank.errors import BankError, BankInvalid
@@ -51,7 +52,7 @@ class EntryInvalid(Exception):
 
     def __init__(self, errors: list[tuple[tuple[str | int, ...], str]]):
         self.errors = errors
-        super().__init__("; ".join(message for _, message in errors))
+        super().__init__("; ".join(message for _place, message in errors))
 
 
 # Changing the bank ---------------------------------------------------------------------------
@@ -78,13 +79,13 @@ def save_question(session: so.Session, entry: dict[str, Any], *, replacing: str 
     questions: list[dict[str, Any]] = document["questions"]
     if replacing is None:
         if session.scalar(sa.select(Question.id).where(Question.slug == entry.get("id"))) is not None:
-            raise EntryInvalid([(("id",), f"the id '{entry.get('id')}' is already used by another question")])
+            raise EntryInvalid([(("id",), _("the id '%(id)s' is already used by another question", id=entry.get("id")))])
         questions.append(entry)
         index = len(questions) - 1
     else:
         index = next((i for i, existing in enumerate(questions) if existing["id"] == replacing), -1)
         if index < 0:
-            raise EntryInvalid([((), f"the question '{replacing}' is not in play; restore it first")])
+            raise EntryInvalid([((), _("the question '%(id)s' is not in play; restore it first", id=replacing))])
         # A question keeps its id: another id would be another question.
         questions[index] = {**entry, "id": replacing}
     return _import_with_entry(session, document, index)
@@ -105,10 +106,10 @@ def restore_question(session: so.Session, question: Question) -> ImportReport:
     lock_bank(session)
     session.refresh(question)  # as the change before this one left it
     if question.current_revision is None:
-        raise EntryInvalid([((), "the question has no revision to restore")])
+        raise EntryInvalid([((), _("the question has no revision to restore"))])
     if question.quiz.retired_at is not None:
         raise EntryInvalid([(
-            (), f"its quiz '{question.quiz.slug}' is retired; import a bank file that has the quiz again",
+            (), _("its quiz '%(id)s' is retired; import a bank file that has the quiz again", id=question.quiz.slug),
         )])
     document = export_document(session)
     questions: list[dict[str, Any]] = document["questions"]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import sqlalchemy.orm as so
+from flask_babel import gettext as _
 
 from quiz import live, play, scores, scoring
 from quiz.kinds import Submission
@@ -53,17 +54,19 @@ def answer_solo(session: so.Session, turn: play.Turn, submission: Submission, no
     """
     now = now or utcnow()
     if turn.session_pacing == live.HOST_PACED:
-        raise AnswerElsewhere("This attempt follows a classroom session: answer on its live screen.")
+        raise AnswerElsewhere(_("This attempt follows a classroom session: answer on its live screen."))
     if turn.answer is not None:
         return Outcome(recorded=False)
     if turn.finished_at is not None:
-        raise AttemptFinished("This attempt is finished.")
+        raise AttemptFinished(_("This attempt is finished."))
     if turn.session_pacing == live.SELF_PACED and (
         turn.session_state == live.FINISHED or (turn.session_deadline is not None and now >= turn.session_deadline)
     ):
-        raise AttemptFinished("This assignment has closed.")
+        raise AttemptFinished(_("This assignment has closed."))
     if turn.position != turn.next_position:
-        raise NotCurrentQuestion(f"Questions are answered in order: answer question {turn.next_position} first.")
+        raise NotCurrentQuestion(
+            _("Questions are answered in order: answer question %(number)s first.", number=turn.next_position)
+        )
     revision = turn.revision
     graded = revision.behaviour.grade(turn.order, revision.answer_key, submission)
     # An answer sent without its page ever shown took no time anyone could measure.
@@ -97,11 +100,11 @@ def answer_live(
     """
     now = now or utcnow()
     if state.pacing != live.HOST_PACED:
-        raise AnswerElsewhere("Answer through the quiz pages of a self-paced session.")
+        raise AnswerElsewhere(_("Answer through the quiz pages of a self-paced session."))
     if state.state != live.QUESTION_OPEN or (state.question_closes_at and now > state.question_closes_at):
-        raise QuestionClosed("That question has closed.")
+        raise QuestionClosed(_("That question has closed."))
     if position != state.position:
-        raise NotCurrentQuestion("That question has closed.")
+        raise NotCurrentQuestion(_("That question has closed."))
     question = live.current_question(session, state)
     revision = question.revision
     graded = revision.behaviour.grade(question.order, revision.answer_key, submission)

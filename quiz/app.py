@@ -8,7 +8,7 @@ from quiz import cli, config
 from quiz.extensions import csrf, db, limiter, login_manager, migrate
 from quiz.paths import resource
 # Aliased: quiz.play, quiz.live and quiz.stats are the domain modules of the same names.
-from quiz.web import auth, errors, health, reader, security, transaction
+from quiz.web import auth, errors, health, language, reader, security, transaction
 from quiz.web import admin as admin_pages
 from quiz.web import api as api_pages
 from quiz.web import stats as stats_pages
@@ -34,6 +34,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     login_manager.init_app(app)
     limiter.init_app(app)
     security.init_app(app)
+    language.init_app(app)
     errors.init_app(app)
     transaction.init_app(app)
     app.register_blueprint(health.bp)

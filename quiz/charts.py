@@ -2,7 +2,8 @@
 
 Charts are drawn on the server: no chart library, no script, nothing fetched. Each chart is
 an image with a title and a description for screen readers, and the page shows the same
-numbers in a table next to it.
+numbers in a table next to it. The numbers a chart prints are written the way the page's
+language writes them ("1,500" and "25%", or "1 500" and "25 %" in French).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from flask_babel import format_decimal, format_percent
 
 
 @dataclass(frozen=True)
@@ -66,10 +69,10 @@ def column_chart(
 
     slot = (right - left) / max(len(values), 1)
     bars = [
-        Bar(label, value, f"{value:,}", left + index * slot + slot * 0.1, y_of(value), slot * 0.8, bottom - y_of(value))
+        Bar(label, value, format_decimal(value), left + index * slot + slot * 0.1, y_of(value), slot * 0.8, bottom - y_of(value))
         for index, (label, value) in enumerate(values)
     ]
-    ticks = [Tick(y_of(mark), f"{mark:,}") for mark in marks]
+    ticks = [Tick(y_of(mark), format_decimal(mark)) for mark in marks]
     return Chart(id, title, description, width, height, bars, ticks, left, bottom, right, top)
 
 
@@ -105,10 +108,10 @@ def bar_chart(
     bars = []
     for index, (label, value, css) in enumerate(values):
         bar_width = (right - left) * max(0.0, min(value, maximum)) / maximum
-        text = f"{value:.0%}" if percent else f"{value:,.2f}"
+        text = format_percent(value) if percent else format_decimal(value, "#,##0.00")
         bars.append(Bar(label, value, text, left, top + index * row + row * 0.15, bar_width, row * 0.7, css))
     ticks = [
-        Tick(left + (right - left) * fraction, f"{maximum * fraction:.0%}" if percent else f"{maximum * fraction:g}")
+        Tick(left + (right - left) * fraction, (format_percent if percent else format_decimal)(maximum * fraction))
         for fraction in (0, 0.25, 0.5, 0.75, 1)
     ]
     return Chart(id, title, description, width, height, bars, ticks, left, bottom, right, top)

@@ -14,6 +14,8 @@ from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from flask_babel import format_decimal
+from flask_babel import gettext as _
 
 from quiz import admin, generator
 from quiz.bank import BankInvalid
@@ -59,7 +61,7 @@ class DraftsRefused(Exception):
         self.questions = questions or {}
         self.other = other or []
         messages = [message for messages in self.fields.values() for message in messages]
-        messages += [message for errors in self.questions.values() for _, message in errors]
+        messages += [message for errors in self.questions.values() for _place, message in errors]
         super().__init__("; ".join(messages + self.other))
 
 
@@ -96,10 +98,11 @@ def draft_article(
     wrong choices. Files over :data:`MAX_ARTICLE_BYTES` are refused before they are read.
     """
     if len(raw) > MAX_ARTICLE_BYTES:
-        raise DraftsRefused({ARTICLE: [
-            f"The article is {len(raw):,} bytes; drafting here takes up to {MAX_ARTICLE_BYTES:,}. "
-            "Shorten it, or draft it with the quiz generate command and import the file it writes."
-        ]})
+        raise DraftsRefused({ARTICLE: [_(
+            "The article is %(size)s bytes; drafting here takes up to %(limit)s. "
+            "Shorten it, or draft it with the quiz generate command and import the file it writes.",
+            size=format_decimal(len(raw)), limit=format_decimal(MAX_ARTICLE_BYTES),
+        )]})
     try:
         found_title, text = read_article(raw, file)
     except BankInvalid as invalid:
@@ -107,9 +110,12 @@ def draft_article(
     fields: dict[str, list[str]] = {}
     title = (title or "").strip() or found_title or ""
     if not title:
-        fields[TITLE] = ["The article has no title line: give it a title."]
+        fields[TITLE] = [_("The article has no title line: give it a title.")]
     elif len(title) > TITLE_MAX_LENGTH:
-        fields[TITLE] = [f"The title is {len(title)} characters long; a quiz's title has at most {TITLE_MAX_LENGTH}."]
+        fields[TITLE] = [_(
+            "The title is %(length)s characters long; a quiz's title has at most %(max)s.",
+            length=len(title), max=TITLE_MAX_LENGTH,
+        )]
     article_id = _new_id(article_id, admin.article_ids(session), title, "article", ARTICLE_ID, fields)
     quiz_id = _new_id(quiz_id, admin.quiz_ids(session), title, "quiz", QUIZ_ID, fields)
     if fields:
@@ -119,10 +125,10 @@ def draft_article(
         other_texts=_other_texts(session),
     )
     if not document["questions"]:
-        raise DraftsRefused({ARTICLE: [
+        raise DraftsRefused({ARTICLE: [_(
             "No question could be drafted from this article. The drafts ask about dates, numbers, "
             "names, places and titles stated in plain sentences."
-        ]})
+        )]})
     return ArticleDrafts(title, article_id, quiz_id, document["articles"][0]["text"], document["questions"])
 
 
@@ -137,14 +143,17 @@ def _other_texts(session: so.Session) -> list[str]:
 
 
 def _positioned(line: int, column: int, message: str) -> str:
-    return f"Line {line}, column {column}: {message}"
+    return _("Line %(line)s, column %(column)s: %(message)s", line=line, column=column, message=message)
 
 
 def _new_id(given: str | None, taken: set[str], title: str, fallback: str, field: str, fields: dict[str, list[str]]) -> str:
     if given:
         if given in taken:
-            what = "an article" if field == ARTICLE_ID else "a quiz"
-            fields[field] = [f"The id '{given}' is already used by {what} (retired ones count too): choose another."]
+            fields[field] = [
+                _("The id '%(id)s' is already used by an article (retired ones count too): choose another.", id=given)
+                if field == ARTICLE_ID
+                else _("The id '%(id)s' is already used by a quiz (retired ones count too): choose another.", id=given)
+            ]
         return given
     return admin.free_id(admin.id_from_title(title, fallback), taken)
 
@@ -160,11 +169,11 @@ def drafted_quiz(
     """
     fields: dict[str, list[str]] = {}
     if article_id in admin.article_ids(session):
-        fields[ARTICLE_ID] = [f"The id '{article_id}' is now used by another article: start again with another id."]
+        fields[ARTICLE_ID] = [_("The id '%(id)s' is now used by another article: start again with another id.", id=article_id)]
     if quiz_id in admin.quiz_ids(session):
-        fields[QUIZ_ID] = [f"The id '{quiz_id}' is now used by another quiz: start again with another id."]
+        fields[QUIZ_ID] = [_("The id '%(id)s' is now used by another quiz: start again with another id.", id=quiz_id)]
     if not questions:
-        raise DraftsRefused(fields, other=["Pick at least one question."])
+        raise DraftsRefused(fields, other=[_("Pick at least one question.")])
     if fields:
         raise DraftsRefused(fields)
     document = export_document(session)

@@ -7,6 +7,7 @@ from flask.logging import default_handler
 import flask_wtf.csrf
 import sqlalchemy as sa
 from flask import Flask, current_app, g, request, session
+from flask_babel import Babel
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
@@ -129,6 +130,7 @@ class Limiter(flask_limiter.Limiter):
         )
 
 
+babel = Babel()
 csrf = CSRFProtect()
 login_manager = LoginManager()
 # No default limits: only views decorated with ``limiter.limit`` are limited, each with its own

@@ -7,6 +7,10 @@ import zoneinfo
 from datetime import UTC, datetime
 from pathlib import PurePath
 
+from babel.lists import format_list
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from pydantic import TypeAdapter
@@ -36,6 +40,8 @@ from quiz.formats import FORMATS, Format, format_for_filename, importers
 from quiz.kinds import KINDS
 from quiz.play import LENGTH_ALL, LENGTH_STANDARD
 
+#: How the forms name the bank's difficulties.
+DIFFICULTY_LABELS = {"easy": _l("Easy"), "medium": _l("Medium"), "hard": _l("Hard")}
 
 
 def nickname_characters(form: FlaskForm, field: StringField) -> None:
@@ -46,17 +52,14 @@ def nickname_characters(form: FlaskForm, field: StringField) -> None:
 
 class StartAttemptForm(FlaskForm):
     length = RadioField(
-        "Length",
-        choices=[SelectChoice(LENGTH_STANDARD, "Standard"), SelectChoice(LENGTH_ALL, "All questions")],
+        _l("Length"),
+        choices=[SelectChoice(LENGTH_STANDARD, _l("Standard")), SelectChoice(LENGTH_ALL, _l("All questions"))],
         default=LENGTH_STANDARD,
         validators=[InputRequired()],
     )
     difficulty = SelectField(
-        "Difficulty",
-        choices=[
-            SelectChoice("", "Any"), SelectChoice("easy", "Easy"),
-            SelectChoice("medium", "Medium"), SelectChoice("hard", "Hard"),
-        ],
+        _l("Difficulty"),
+        choices=[SelectChoice("", _l("Any")), *(SelectChoice(name, DIFFICULTY_LABELS[name]) for name in DIFFICULTIES)],
         default="",
         validators=[Optional()],
     )
@@ -64,14 +67,14 @@ class StartAttemptForm(FlaskForm):
 
 class NicknameForm(FlaskForm):
     nickname = StringField(
-        "Nickname",
+        _l("Nickname"),
         filters=[nicknames.clean],
         validators=[
             Optional(),
             Length(max=nicknames.MAX_LENGTH, message=nicknames.LENGTH_MESSAGE),
             nickname_characters,
         ],
-        description="Shown on leaderboards, up to 20 characters. Leave it empty to stay off them.",
+        description=_l("Shown on leaderboards, up to 20 characters. Leave it empty to stay off them."),
     )
 
 
@@ -81,43 +84,43 @@ class ConfirmForm(FlaskForm):
 
 class HostSessionForm(FlaskForm):
     pacing = RadioField(
-        "Pacing",
+        _l("Pacing"),
         choices=[
-            SelectChoice("host", "I pace the questions (live, projected)"),
-            SelectChoice("self", "Students play at their own pace until a deadline"),
+            SelectChoice("host", _l("I pace the questions (live, projected)")),
+            SelectChoice("self", _l("Students play at their own pace until a deadline")),
         ],
         default="host",
         validators=[InputRequired()],
     )
     question_count = IntegerField(
-        "Number of questions",
-        validators=[Optional(), NumberRange(min=1, max=500, message="Choose between 1 and 500 questions.")],
-        description="Leave empty to ask all of them.",
+        _l("Number of questions"),
+        validators=[Optional(), NumberRange(min=1, max=500, message=_l("Choose between 1 and 500 questions."))],
+        description=_l("Leave empty to ask all of them."),
     )
     time_limit = IntegerField(
-        "Seconds per question",
-        validators=[Optional(), NumberRange(min=5, max=240, message="Choose between 5 and 240 seconds.")],
-        description="Leave empty to use each question's own limit (or the quiz's).",
+        _l("Seconds per question"),
+        validators=[Optional(), NumberRange(min=5, max=240, message=_l("Choose between 5 and 240 seconds."))],
+        description=_l("Leave empty to use each question's own limit (or the quiz's)."),
     )
-    shuffle = BooleanField("Shuffle the questions")
-    show_leaderboard = BooleanField("Show the leaderboard between questions", default=True)
+    shuffle = BooleanField(_l("Shuffle the questions"))
+    show_leaderboard = BooleanField(_l("Show the leaderboard between questions"), default=True)
     scoring = RadioField(
-        "Scoring",
+        _l("Scoring"),
         choices=[
-            SelectChoice("speed", "Faster right answers earn more (up to 1000 points, plus streaks)"),
-            SelectChoice("plain", "One point per right answer"),
+            SelectChoice("speed", _l("Faster right answers earn more (up to 1000 points, plus streaks)")),
+            SelectChoice("plain", _l("One point per right answer")),
         ],
         default="speed",
         validators=[InputRequired()],
     )
-    deadline = DateTimeLocalField("Deadline (self-paced only)", format="%Y-%m-%dT%H:%M", validators=[Optional()])
+    deadline = DateTimeLocalField(_l("Deadline (self-paced only)"), format="%Y-%m-%dT%H:%M", validators=[Optional()])
     time_zone = SelectField(
-        "Time zone of the deadline", choices=[SelectChoice(zone, zone) for zone in sorted(zoneinfo.available_timezones())],
+        _l("Time zone of the deadline"), choices=[SelectChoice(zone, zone) for zone in sorted(zoneinfo.available_timezones())],
     )
 
     def validate_deadline(self, field: DateTimeLocalField) -> None:
         if self.pacing.data == "self" and field.data is None:
-            raise ValidationError("A self-paced session needs a deadline.")
+            raise ValidationError(_("A self-paced session needs a deadline."))
 
     @property
     def deadline_utc(self) -> datetime | None:
@@ -130,15 +133,18 @@ class HostSessionForm(FlaskForm):
 
 class JoinForm(FlaskForm):
     code = StringField(
-        "Session code",
+        _l("Session code"),
         filters=[lambda value: "".join((value or "").split())],
-        validators=[InputRequired(message="Enter the 6-digit code on the screen."), Regexp(r"^\d{6}$", message="The code has 6 digits.")],
+        validators=[
+            InputRequired(message=_l("Enter the 6-digit code on the screen.")),
+            Regexp(r"^\d{6}$", message=_l("The code has 6 digits.")),
+        ],
     )
     nickname = StringField(
-        "Nickname",
+        _l("Nickname"),
         filters=[nicknames.clean],
         validators=[
-            DataRequired(message="Choose a nickname."),
+            DataRequired(message=_l("Choose a nickname.")),
             Length(max=nicknames.MAX_LENGTH, message=nicknames.LENGTH_MESSAGE),
             nickname_characters,
         ],
@@ -151,22 +157,22 @@ class HostActionForm(FlaskForm):
 
 class LoginForm(FlaskForm):
     username = StringField(
-        "Username",
+        _l("Username"),
         validators=[
-            InputRequired(message="Enter your username."),
+            InputRequired(message=_l("Enter your username.")),
             Length(
                 max=accounts.USERNAME_MAX_LENGTH,
-                message=f"A username has at most {accounts.USERNAME_MAX_LENGTH} characters.",
+                message=_l("A username has at most %(max)s characters.", max=accounts.USERNAME_MAX_LENGTH),
             ),
         ],
     )
     password = PasswordField(
-        "Password",
+        _l("Password"),
         validators=[
-            InputRequired(message="Enter your password."),
+            InputRequired(message=_l("Enter your password.")),
             Length(
                 max=accounts.PASSWORD_MAX_LENGTH,
-                message=f"A password has at most {accounts.PASSWORD_MAX_LENGTH} characters.",
+                message=_l("A password has at most %(max)s characters.", max=accounts.PASSWORD_MAX_LENGTH),
             ),
         ],
     )
@@ -178,13 +184,13 @@ class StatisticsFilterForm(FlaskForm):
     class Meta:
         csrf = False
 
-    plays = SelectField("Plays", default="all", validate_choice=True)
-    started_from = DateField("Started on or after", validators=[Optional()])
-    started_until = DateField("Started on or before", validators=[Optional()])
+    plays = SelectField(_l("Plays"), default="all", validate_choice=True)
+    started_from = DateField(_l("Started on or after"), validators=[Optional()])
+    started_until = DateField(_l("Started on or before"), validators=[Optional()])
 
     def validate_started_until(self, field: DateField) -> None:
         if field.data and self.started_from.data and field.data < self.started_from.data:
-            raise ValidationError("The end date comes before the start date.")
+            raise ValidationError(_("The end date comes before the start date."))
 
 
 # Admin: the question bank -------------------------------------------------------------------
@@ -193,12 +199,12 @@ class StatisticsFilterForm(FlaskForm):
 class BankUploadForm(FlaskForm):
     """A bank to preview: an uploaded YAML file, or YAML pasted into the page."""
 
-    file = FileField("A bank file (YAML)")
-    text = TextAreaField("Or paste the bank", render_kw={"rows": 12, "spellcheck": "false"})
+    file = FileField(_l("A bank file (YAML)"))
+    text = TextAreaField(_l("Or paste the bank"), render_kw={"rows": 12, "spellcheck": "false"})
 
     def validate_text(self, field: TextAreaField) -> None:
         if not self.file.data and not (field.data or "").strip():
-            raise ValidationError("Choose a file or paste a bank.")
+            raise ValidationError(_("Choose a file or paste a bank."))
 
 
 class BankApplyForm(FlaskForm):
@@ -215,13 +221,15 @@ class QuestionFilterForm(FlaskForm):
     class Meta:
         csrf = False
 
-    quiz = SelectField("Quiz", default="")
-    tag = SelectField("Tag", default="")
+    quiz = SelectField(_l("Quiz"), default="")
+    tag = SelectField(_l("Tag"), default="")
     difficulty = SelectField(
-        "Difficulty", default="", choices=[SelectChoice("", "Any"), *(SelectChoice(name, name.capitalize()) for name in DIFFICULTIES)]
+        _l("Difficulty"), default="",
+        choices=[SelectChoice("", _l("Any")), *(SelectChoice(name, DIFFICULTY_LABELS[name]) for name in DIFFICULTIES)],
     )
     retired = SelectField(
-        "Status", default="no", choices=[SelectChoice("no", "In play"), SelectChoice("yes", "Retired"), SelectChoice("all", "All")]
+        _l("Status"), default="no",
+        choices=[SelectChoice("no", _l("In play")), SelectChoice("yes", _l("Retired")), SelectChoice("all", _l("All"))],
     )
 
 
@@ -237,32 +245,37 @@ class QuestionForm(FlaskForm):
     exactly as the YAML file is; the checker's messages come back onto the fields (:meth:`show_errors`)."""
 
     slug = StringField(
-        "Id", filters=[lambda value: (value or "").strip()],
-        description="Lowercase letters, digits, - _ and . (for example streaming-service). It never changes once saved.",
+        _l("Id"), filters=[lambda value: (value or "").strip()],
+        description=_l("Lowercase letters, digits, - _ and . (for example streaming-service). It never changes once saved."),
     )
-    quiz = SelectField("Quiz")
-    kind = SelectField("Kind", choices=[SelectChoice(name, KINDS[name].label) for name in FORM_KINDS], default="single")
-    difficulty = SelectField("Difficulty", choices=[SelectChoice(name, name.capitalize()) for name in DIFFICULTIES], default="medium")
-    prompt = TextAreaField("Question", render_kw={"rows": 3})
-    choices = FieldList(StringField("Choice"), min_entries=QUESTION_FORM_CHOICES, max_entries=QUESTION_FORM_CHOICES)
+    quiz = SelectField(_l("Quiz"))
+    kind = SelectField(_l("Kind"), choices=[SelectChoice(name, KINDS[name].label) for name in FORM_KINDS], default="single")
+    difficulty = SelectField(
+        _l("Difficulty"), choices=[SelectChoice(name, DIFFICULTY_LABELS[name]) for name in DIFFICULTIES], default="medium",
+    )
+    prompt = TextAreaField(_l("Question"), render_kw={"rows": 3})
+    choices = FieldList(StringField(_l("Choice")), min_entries=QUESTION_FORM_CHOICES, max_entries=QUESTION_FORM_CHOICES)
     correct = SelectMultipleField(
-        "Correct choices", choices=[str(number) for number in range(1, QUESTION_FORM_CHOICES + 1)], validate_choice=False
+        _l("Correct choices"), choices=[str(number) for number in range(1, QUESTION_FORM_CHOICES + 1)], validate_choice=False
     )
     answer_is_true = RadioField(
-        "The statement is", choices=[SelectChoice("true", "True"), SelectChoice("false", "False")], validate_choice=False
+        _l("The statement is"), choices=[SelectChoice("true", _l("True")), SelectChoice("false", _l("False"))],
+        validate_choice=False,
     )
-    explanation = TextAreaField("Explanation", render_kw={"rows": 4}, description="In your own words: why this is the answer.")
+    explanation = TextAreaField(
+        _l("Explanation"), render_kw={"rows": 4}, description=_l("In your own words: why this is the answer."),
+    )
     source = TextAreaField(
-        "Source quotes", render_kw={"rows": 4},
-        description="One quote per line, copied word for word from the quiz's article.",
+        _l("Source quotes"), render_kw={"rows": 4},
+        description=_l("One quote per line, copied word for word from the quiz's article."),
     )
-    tags = StringField("Tags", description="Optional, separated by commas or spaces.")
+    tags = StringField(_l("Tags"), description=_l("Optional, separated by commas or spaces."))
     time_limit = IntegerField(
-        "Seconds to answer", validators=[Optional()], description="Optional: leave empty to use the quiz's limit.",
+        _l("Seconds to answer"), validators=[Optional()], description=_l("Optional: leave empty to use the quiz's limit."),
     )
     group = StringField(
-        "Group", filters=[lambda value: (value or "").strip()],
-        description="Optional: questions of one group tell each other's answers, and are never asked together.",
+        _l("Group"), filters=[lambda value: (value or "").strip()],
+        description=_l("Optional: questions of one group tell each other's answers, and are never asked together."),
     )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -279,14 +292,14 @@ class QuestionForm(FlaskForm):
             return
         picked = [int(value) for value in field.data or [] if value.isdigit() and 1 <= int(value) <= QUESTION_FORM_CHOICES]
         if not picked:
-            raise ValidationError("Mark the correct choice.")
+            raise ValidationError(_("Mark the correct choice."))
         empty = [number for number in picked if not (self.choices.data[number - 1] or "").strip()]
         if empty:
-            raise ValidationError(f"Choice {empty[0]} is marked correct but has no text.")
+            raise ValidationError(_("Choice %(number)s is marked correct but has no text.", number=empty[0]))
 
     def validate_answer_is_true(self, field: RadioField) -> None:
         if self.fixed_choices and field.data not in ("true", "false"):
-            raise ValidationError("Choose true or false.")
+            raise ValidationError(_("Choose true or false."))
 
     def entry(self) -> tuple[dict[str, object], list[int]]:
         """The bank entry the form describes, and the form's number of each of its choices
@@ -300,11 +313,11 @@ class QuestionForm(FlaskForm):
             entry["correct"] = self.answer_is_true.data == "true"
         else:
             filled = [(number, text.strip()) for number, text in enumerate(self.choices.data, 1) if (text or "").strip()]
-            numbers = [number for number, _ in filled]
+            numbers = [number for number, _text in filled]
             picked = set(self.correct.data or [])
             correct = [text for number, text in filled if str(number) in picked]
             if filled:
-                entry["choices"] = [text for _, text in filled]
+                entry["choices"] = [text for _number, text in filled]
             entry["correct"] = correct[0] if len(correct) == 1 and not KINDS[self.kind.data].multiple else correct
         entry["explanation"] = self.explanation.data or ""
         entry["source"] = [line.strip() for line in (self.source.data or "").splitlines() if line.strip()]
@@ -357,7 +370,10 @@ class QuestionForm(FlaskForm):
             elif name in fields:
                 target = fields[name]
                 if index is not None:
-                    message = f"{'Quote' if name == 'source' else 'Tag'} {index + 1}: {message}"
+                    message = (
+                        _("Quote %(number)s: %(message)s", number=index + 1, message=message) if name == "source"
+                        else _("Tag %(number)s: %(message)s", number=index + 1, message=message)
+                    )
             else:
                 self.form_errors.append(message)
                 continue
@@ -377,7 +393,7 @@ def bank_id(form: FlaskForm, field: StringField) -> None:
             _IDENTIFIER.validate_python(field.data)
         except SchemaError:
             raise ValidationError(
-                "Use lowercase letters, digits, - _ and . (at most 64), starting and ending with a letter or digit."
+                _("Use lowercase letters, digits, - _ and . (at most 64), starting and ending with a letter or digit.")
             ) from None
 
 
@@ -393,20 +409,20 @@ def _unix_newlines(value: str | None) -> str | None:
 class QuestionFileForm(FlaskForm):
     """Another quiz tool's question file, to add its questions to a quiz."""
 
-    file = FileField("A question file")
+    file = FileField(_l("A question file"))
     format = SelectField(
-        "Format", default="",
+        _l("Format"), default="",
         choices=[
-            SelectChoice("", "As the file name's extension says"),
+            SelectChoice("", _l("As the file name's extension says")),
             *(SelectChoice(entry.name, f"{entry.label} ({', '.join(entry.extensions)})") for entry in importers()),
         ],
     )
-    quiz = SelectField("Add the questions to the quiz")
-    strict = BooleanField("Refuse the whole file if any of its questions must be left out")
+    quiz = SelectField(_l("Add the questions to the quiz"))
+    strict = BooleanField(_l("Refuse the whole file if any of its questions must be left out"))
 
     def validate_file(self, field: FileField) -> None:
         if not field.data:
-            raise ValidationError("Choose a file.")
+            raise ValidationError(_("Choose a file."))
 
     def validate_format(self, field: SelectField) -> None:
         if field.data or not self.file.data:
@@ -417,11 +433,17 @@ class QuestionFileForm(FlaskForm):
             suffix = PurePath(name).suffix.lower()
             candidates = [entry.label for entry in importers() if suffix and suffix in entry.extensions]
             if len(candidates) > 1:
-                raise ValidationError(f"A {suffix} file may be {' or '.join(candidates)}: choose which, and the file again.")
-            raise ValidationError("The file name does not say which format it is: choose the format, and the file again.")
+                raise ValidationError(_(
+                    "A %(suffix)s file may be %(formats)s: choose which, and the file again.",
+                    suffix=suffix, formats=format_list(candidates, style="or", locale=get_locale()),
+                ))
+            raise ValidationError(_("The file name does not say which format it is: choose the format, and the file again."))
         if guessed.read is None:
-            hint = ": use Import a bank for a bank file" if guessed is FORMATS["yaml"] else ""
-            raise ValidationError(f"{guessed.label} files cannot be read here{hint}.")
+            if guessed is FORMATS["yaml"]:
+                raise ValidationError(
+                    _("%(format)s files cannot be read here: use Import a bank for a bank file.", format=guessed.label)
+                )
+            raise ValidationError(_("%(format)s files cannot be read here.", format=guessed.label))
 
     @property
     def chosen_format(self) -> Format:
@@ -434,25 +456,27 @@ class QuestionFileForm(FlaskForm):
 class ArticleForm(FlaskForm):
     """An article to draft questions from, uploaded or pasted, and what to call the new quiz."""
 
-    file = FileField("An article file (plain text or Markdown)")
-    text = TextAreaField("Or paste the article", render_kw={"rows": 12})
+    file = FileField(_l("An article file (plain text or Markdown)"))
+    text = TextAreaField(_l("Or paste the article"), render_kw={"rows": 12})
     title = StringField(
-        "Title", filters=[_stripped],
-        validators=[Length(max=TITLE_MAX_LENGTH, message=f"A title has at most {TITLE_MAX_LENGTH} characters.")],
-        description="Of the article and the new quiz. Leave it empty to use the article's first line, when it reads like a title.",
+        _l("Title"), filters=[_stripped],
+        validators=[Length(max=TITLE_MAX_LENGTH, message=_l("A title has at most %(max)s characters.", max=TITLE_MAX_LENGTH))],
+        description=_l(
+            "Of the article and the new quiz. Leave it empty to use the article's first line, when it reads like a title."
+        ),
     )
     article_id = StringField(
-        "Article id", filters=[_stripped], validators=[bank_id],
-        description="Lowercase letters, digits, - _ and . Leave it empty to make one from the title.",
+        _l("Article id"), filters=[_stripped], validators=[bank_id],
+        description=_l("Lowercase letters, digits, - _ and . Leave it empty to make one from the title."),
     )
     quiz_id = StringField(
-        "Quiz id", filters=[_stripped], validators=[bank_id],
-        description="Leave it empty to make one from the title.",
+        _l("Quiz id"), filters=[_stripped], validators=[bank_id],
+        description=_l("Leave it empty to make one from the title."),
     )
 
     def validate_text(self, field: TextAreaField) -> None:
         if not self.file.data and not (field.data or "").strip():
-            raise ValidationError("Choose a file or paste an article.")
+            raise ValidationError(_("Choose a file or paste an article."))
 
 
 class DraftQuestionForm(QuestionForm):
@@ -462,7 +486,7 @@ class DraftQuestionForm(QuestionForm):
         # Part of :class:`DraftReviewForm`, whose token covers the whole page.
         csrf = False
 
-    include = BooleanField("Include this question", default=True)
+    include = BooleanField(_l("Include this question"), default=True)
     #: The quiz is the new one, the same for every question: the review form says which.
     quiz = HiddenField()
 
@@ -513,6 +537,6 @@ class DraftReviewForm(FlaskForm):
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)
         if not self.picked:
-            self.form_errors.append("Pick at least one question: tick Include on the ones to keep.")
+            self.form_errors.append(_("Pick at least one question: tick Include on the ones to keep."))
             return False
         return valid

@@ -24,6 +24,8 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from quiz import articles, play, revisions, scores, scoring
 from quiz.kinds import KINDS, ChoiceData, Reveal, Tally
@@ -88,13 +90,13 @@ def create_session(
     """A new session in its lobby (or open, when self-paced), with a fresh join code."""
     rng = rng or random.SystemRandom()
     if settings.scoring not in scoring.RULES:
-        raise LiveError(f"unknown scoring rule {settings.scoring!r}")
+        raise LiveError(_("unknown scoring rule %(rule)r", rule=settings.scoring))
     if settings.pacing not in (HOST_PACED, SELF_PACED):
-        raise LiveError(f"unknown pacing {settings.pacing!r}")
+        raise LiveError(_("unknown pacing %(pacing)r", pacing=settings.pacing))
     if settings.question_count is not None and settings.question_count < 1:
-        raise LiveError("ask at least one question")
+        raise LiveError(_("ask at least one question"))
     if settings.time_limit is not None and not MIN_TIME_LIMIT <= settings.time_limit <= MAX_TIME_LIMIT:
-        raise LiveError(f"time per question must be {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds")
+        raise LiveError(_("time per question must be %(min)s to %(max)s seconds", min=MIN_TIME_LIMIT, max=MAX_TIME_LIMIT))
     rows = session.execute(
         sa.select(Question.id, QuestionRevision.id, QuestionRevision.time_limit, QuestionRevision.kind, Question.group_name)
         .join(QuestionRevision, QuestionRevision.id == Question.current_revision_id)
@@ -102,14 +104,14 @@ def create_session(
         .order_by(Question.position)
     ).all()
     if not rows:
-        raise LiveError("this quiz has no questions to ask")
+        raise LiveError(_("this quiz has no questions to ask"))
     if settings.shuffle:
         rng.shuffle(rows)
     rows = [row[:4] for row in play.one_per_group(rows)]
     rows = rows[: settings.question_count or len(rows)]
     self_paced = settings.pacing == SELF_PACED
     if self_paced and settings.deadline is None:
-        raise LiveError("a self-paced session needs a deadline")
+        raise LiveError(_("a self-paced session needs a deadline"))
     live = LiveSession(
         code=_free_code(session),
         host=host,
@@ -146,14 +148,14 @@ def create_session(
 
 def _free_code(session: so.Session) -> str:
     """Six random digits that no open session uses (the database's partial index agrees)."""
-    for _ in range(100):
+    for _try in range(100):
         code = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
         taken = session.scalar(
             sa.select(LiveSession.id).where(LiveSession.code == code, LiveSession.finished_at.is_(None))
         )
         if taken is None:
             return code
-    raise LiveError("no free join code; finish some open sessions")
+    raise LiveError(_("no free join code; finish some open sessions"))
 
 
 def sessions_of(session: so.Session, host: User) -> list[LiveSession]:
@@ -195,7 +197,7 @@ def open_session_by_code(session: so.Session, code: str) -> LiveSession | None:
 # Joining ----------------------------------------------------------------------------------------
 
 
-NICKNAME_TAKEN = "Someone in this session already has that nickname. Choose another."
+NICKNAME_TAKEN = _l("Someone in this session already has that nickname. Choose another.")
 
 
 def nickname_key(nickname: str) -> str:
@@ -213,9 +215,9 @@ def join(session: so.Session, live: LiveSession, player: Player, nickname: str, 
     if existing is not None:
         return _kept(existing)
     if live.state == FINISHED or live.finished_at is not None:
-        raise LiveError("This session has ended.")
+        raise LiveError(_("This session has ended."))
     if live.deadline is not None and now >= live.deadline:
-        raise LiveError("The deadline for this session has passed.")
+        raise LiveError(_("The deadline for this session has passed."))
     key = nickname_key(nickname)
     taken = session.scalar(
         sa.select(LivePlayer).where(LivePlayer.session_id == live.id, LivePlayer.nickname_key == key)
@@ -274,7 +276,7 @@ def join(session: so.Session, live: LiveSession, player: Player, nickname: str, 
 def _kept(seat: LivePlayer) -> LivePlayer:
     """A returning player's seat, unless the host removed them."""
     if seat.removed_at is not None:
-        raise LiveError("The host removed you from this session.")
+        raise LiveError(_("The host removed you from this session."))
     return seat
 
 
@@ -317,7 +319,7 @@ def membership_by_token(session: so.Session, session_id: int, token: str | None)
 def remove_player(session: so.Session, live: LiveSession, live_player_id: int, now: datetime | None = None) -> None:
     live_player = session.get(LivePlayer, live_player_id)
     if live_player is None or live_player.session_id != live.id:
-        raise LiveError("No such player in this session.")
+        raise LiveError(_("No such player in this session."))
     if live_player.removed_at is None:
         live_player.removed_at = now or utcnow()
         session.flush()
@@ -468,7 +470,7 @@ def _open_question(session: so.Session, live: LiveSession, position: int, now: d
 def start(session: so.Session, live: LiveSession, now: datetime | None = None) -> bool:
     """Open the first question for everyone in the lobby."""
     if live.pacing != HOST_PACED:
-        raise LiveError("A self-paced session has no questions to open.")
+        raise LiveError(_("A self-paced session has no questions to open."))
     return _open_question(session, live, 1, now or utcnow(), (LOBBY,))
 
 
@@ -516,7 +518,7 @@ def host_action(session: so.Session, live: LiveSession, action: str, now: dateti
     """Apply a host's button press by name; unknown names are refused."""
     actions = {"start": start, "close": close_question, "reveal": reveal, "next": advance, "finish": finish}
     if action not in actions:
-        raise LiveError(f"unknown action {action!r}")
+        raise LiveError(_("unknown action %(action)r", action=action))
     return actions[action](session, live, now)
 
 

@@ -56,6 +56,8 @@ class Quiz(db.Model):
     shuffle_choices: so.Mapped[bool] = so.mapped_column(default=True)
     #: Default seconds per question in timed play (live sessions).
     time_limit: so.Mapped[int] = so.mapped_column(default=30)
+    #: The language of its texts, a BCP 47 tag such as "fr" (see quiz.web.language).
+    language: so.Mapped[str] = so.mapped_column(sa.String(35), default="en", server_default="en")
     retired_at: so.Mapped[datetime | None]
 
     article: so.Mapped[Article] = so.relationship(back_populates="quizzes")

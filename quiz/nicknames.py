@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import unicodedata
 
+from flask_babel import lazy_gettext as _l
+
 MAX_LENGTH = 20
 #: Unicode categories a nickname may use: letters, marks, numbers, punctuation, symbols.
 #: Controls, format characters (such as right-to-left overrides) and line breaks are refused;
 #: markup characters are allowed and always escaped on output.
 _ALLOWED_CATEGORIES = frozenset("LMNPS")
-CHARACTERS_MESSAGE = "Use letters, digits, punctuation and spaces only."
-LENGTH_MESSAGE = f"Use at most {MAX_LENGTH} characters."
+#: Lazy: shown in the language of the page that refuses the nickname.
+CHARACTERS_MESSAGE = _l("Use letters, digits, punctuation and spaces only.")
+LENGTH_MESSAGE = _l("Use at most %(max)s characters.", max=MAX_LENGTH)
 
 
 def clean(value: str | None) -> str | None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 
 class AnswerRefused(Exception):
-    """An answer that cannot be taken; ``str(error)`` is meant for the person answering."""
+    """An answer that cannot be taken; ``str(error)`` is meant for the person answering, in the
+    request's language."""
 
     #: The API's error code for it.
     code = "answer_refused"

@@ -44,6 +44,8 @@ from datetime import datetime
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from flask_babel import format_decimal, format_percent, ngettext
+from flask_babel import gettext as _
 
 from quiz import revisions
 from quiz.kinds import KINDS, Tally
@@ -79,7 +81,19 @@ MIN_ATTEMPTS_FOR_RELIABILITY = 30
 #: a break, coming back the next day): such an attempt's answering time says nothing about the
 #: quiz. Classroom questions close after at most 240 s, so this only ever leaves out solo play.
 INTERRUPTED_ANSWER_SECONDS = 600
-
+#: Whether KR-20 is shown and how to read it, as the JSON says it: a plain coefficient, one below
+#: zero (shown, with what it means), or why there is none.
+RELIABILITY_SHOWN = "shown"
+RELIABILITY_NEGATIVE = "negative"
+RELIABILITY_NO_ATTEMPTS = "no_attempts"
+RELIABILITY_TOO_SHORT = "too_short"
+RELIABILITY_TOO_FEW_ATTEMPTS = "too_few_attempts"
+RELIABILITY_SAME_SCORES = "same_scores"
+RELIABILITY_ABOVE_ONE = "above_one"
+RELIABILITY_STATUSES = (
+    RELIABILITY_SHOWN, RELIABILITY_NEGATIVE, RELIABILITY_NO_ATTEMPTS, RELIABILITY_TOO_SHORT,
+    RELIABILITY_TOO_FEW_ATTEMPTS, RELIABILITY_SAME_SCORES, RELIABILITY_ABOVE_ONE,
+)
 
 
 @dataclass(frozen=True)
@@ -175,7 +189,7 @@ class HistogramBin:
 
     @property
     def label(self) -> str:
-        return f"{self.low}–{self.high}%"
+        return f"{format_decimal(self.low)}–{format_percent(self.high / 100)}"
 
 
 @dataclass
@@ -194,8 +208,12 @@ class QuizStats:
     #: The attempt length ``k`` reliability was computed for, and how many attempts had it.
     reliability_length: int | None
     reliability_attempts: int
+    #: One of :data:`RELIABILITY_STATUSES`.
+    reliability_status: str
     #: Why no coefficient is shown, or what an unusual one means; None for a plain one.
     reliability_note: str | None
+    #: Fewest attempts of that length for a coefficient to be shown.
+    reliability_min_attempts: int
     answering_time: AnsweringTime
     histogram: list[HistogramBin]
     items: list[ItemStats]
@@ -231,7 +249,9 @@ def quiz_stats(
         reliability=kr20.coefficient,
         reliability_length=kr20.length,
         reliability_attempts=kr20.attempts,
+        reliability_status=kr20.status,
         reliability_note=kr20.note,
+        reliability_min_attempts=min_attempts_for_reliability,
         answering_time=answering_time(session, scope),
         histogram=_histogram(percents, lengths),
         items=items,
@@ -430,35 +450,41 @@ def review_reasons(item: ItemStats) -> list[str]:
         return []
     reasons = []
     if item.facility >= TOO_EASY:
-        reasons.append(f"Too easy: {item.facility:.0%} answered it right.")
+        reasons.append(_("Too easy: %(share)s answered it right.", share=format_percent(item.facility)))
     elif item.facility <= TOO_HARD:
-        reasons.append(f"Too hard: only {item.facility:.0%} answered it right.")
+        reasons.append(_("Too hard: only %(share)s answered it right.", share=format_percent(item.facility)))
     if item.discrimination is not None and item.discrimination <= -0.005:
-        reasons.append(
-            f"Negative discrimination ({item.discrimination:.2f}): players who did well on the rest "
-            "of the quiz got it wrong more often than those who did badly."
-        )
+        reasons.append(_(
+            "Negative discrimination (%(value)s): players who did well on the rest of the quiz got it "
+            "wrong more often than those who did badly.",
+            value=format_decimal(item.discrimination, "0.00"),
+        ))
     elif item.discrimination is not None and item.discrimination < WEAK_DISCRIMINATION:
-        reasons.append(
-            f"Weak discrimination ({item.discrimination:.2f}): it hardly tells players who know the "
-            "article from those who guess."
-        )
+        reasons.append(_(
+            "Weak discrimination (%(value)s): it hardly tells players who know the article from those "
+            "who guess.",
+            value=format_decimal(item.discrimination, "0.00"),
+        ))
     if not KINDS[item.kind].picks:
         return reasons
     for choice in item.choices:
         if choice.is_correct:
             continue
         if choice.share < DEAD_DISTRACTOR_SHARE:
-            reasons.append(f"Dead distractor: “{choice.text}” was picked by {choice.share:.0%}.")
+            reasons.append(_(
+                "Dead distractor: “%(choice)s” was picked by %(share)s.",
+                choice=choice.text, share=format_percent(choice.share),
+            ))
         elif (
             choice.top_share is not None
             and choice.bottom_share is not None
             and choice.top_share > choice.bottom_share + TOP_THIRD_MARGIN
         ):
-            reasons.append(
-                f"Misleading distractor: “{choice.text}” drew {choice.top_share:.0%} of the top third "
-                f"but {choice.bottom_share:.0%} of the bottom third."
-            )
+            reasons.append(_(
+                "Misleading distractor: “%(choice)s” drew %(top)s of the top third but %(bottom)s of the "
+                "bottom third.",
+                choice=choice.text, top=format_percent(choice.top_share), bottom=format_percent(choice.bottom_share),
+            ))
     return reasons
 
 
@@ -564,6 +590,8 @@ class Reliability:
     #: counted attempts had that length.
     length: int | None
     attempts: int
+    #: One of :data:`RELIABILITY_STATUSES`.
+    status: str
     #: In plain words, why no coefficient is shown or what an unusual one means.
     note: str | None = None
 
@@ -574,27 +602,38 @@ def reliability(
     """KR-20 over the attempts of the most common length, given the counted attempts by score
     and the items they answered; none below ``min_attempts`` such attempts."""
     by_length: dict[int, int] = defaultdict(int)
-    for (_, length), count in lengths.items():
+    for (_right, length), count in lengths.items():
         by_length[length] += count
     if not by_length:
-        return Reliability(None, None, 0)
+        return Reliability(None, None, 0, RELIABILITY_NO_ATTEMPTS)
     # The most common length; the longer one when two are as common.
     k = max(by_length, key=lambda length: (by_length[length], length))
     n = by_length[k]
-    attempts = f"{n} finished {'attempt' if n == 1 else 'attempts'} of {k} {'question' if k == 1 else 'questions'}"
     if k < 2:
-        return Reliability(None, k, n, f"{attempts}: reliability needs attempts of at least two questions.")
+        return Reliability(None, k, n, RELIABILITY_TOO_SHORT, ngettext(
+            "%(attempts)s finished attempt of %(length)s question: reliability needs attempts of at least two questions.",
+            "%(attempts)s finished attempts of %(length)s question: reliability needs attempts of at least two questions.",
+            n, attempts=format_decimal(n), length=k,
+        ))
     if n < min_attempts:
-        return Reliability(None, k, n, f"{attempts} so far: reliability is shown from {min_attempts} such attempts.")
+        return Reliability(None, k, n, RELIABILITY_TOO_FEW_ATTEMPTS, ngettext(
+            "%(attempts)s finished attempt of %(length)s questions so far: reliability is shown from %(minimum)s "
+            "such attempts.",
+            "%(attempts)s finished attempts of %(length)s questions so far: reliability is shown from %(minimum)s "
+            "such attempts.",
+            n, attempts=format_decimal(n), length=k, minimum=format_decimal(min_attempts),
+        ))
     scores = {right: count for (right, length), count in lengths.items() if length == k}
-    _, sd = _mean_sd({right: float(right) for right in scores}, scores)
+    sd = _mean_sd({right: float(right) for right in scores}, scores)[1]
     answers = sum(item.answers for item in items if item.facility is not None)
     if not sd or not answers:
-        return Reliability(
-            None, k, n,
-            f"All {attempts} have the same score, so reliability cannot be computed: the scores do not "
-            "tell players apart.",
-        )
+        return Reliability(None, k, n, RELIABILITY_SAME_SCORES, ngettext(
+            "%(attempts)s finished attempt of %(length)s questions: one score cannot tell players apart, so "
+            "reliability cannot be computed.",
+            "All %(attempts)s finished attempts of %(length)s questions have the same score, so reliability "
+            "cannot be computed: the scores do not tell players apart.",
+            n, attempts=format_decimal(n), length=k,
+        ))
     mean_item_variance = sum(
         item.answers * item.facility * (1 - item.facility) for item in items if item.facility is not None
     ) / answers
@@ -604,19 +643,19 @@ def reliability(
         # of k parts is at most k times the sum of their variances); it does when attempts draw different
         # questions, and which questions were drawn spreads the scores more than the players do.
         return Reliability(
-            None, k, n,
-            "Above 1, which a reliability cannot be: attempts were asked different questions, and "
-            "the scores differ by which questions each got more than by who answered them.",
+            None, k, n, RELIABILITY_ABOVE_ONE,
+            _("Above 1, which a reliability cannot be: attempts were asked different questions, and the "
+              "scores differ by which questions each got more than by who answered them."),
         )
     if coefficient < 0:
         return Reliability(
-            coefficient, k, n,
-            "Below zero: on these attempts the questions do not measure one thing together (players who "
-            "get some of them right tend to get others wrong, as with guessing or with questions that "
-            "reward different things), so the total score is not a dependable measure. Look at the "
-            "questions with negative or weak discrimination.",
+            coefficient, k, n, RELIABILITY_NEGATIVE,
+            _("Below zero: on these attempts the questions do not measure one thing together (players who "
+              "get some of them right tend to get others wrong, as with guessing or with questions that "
+              "reward different things), so the total score is not a dependable measure. Look at the "
+              "questions with negative or weak discrimination."),
         )
-    return Reliability(coefficient, k, n)
+    return Reliability(coefficient, k, n, RELIABILITY_SHOWN)
 
 
 def _mean_sd(values: dict, weights: dict) -> tuple[float | None, float | None]:
@@ -720,8 +759,17 @@ def summary_json(figures: QuizStats) -> dict:
         "reliability_kr20": _number(figures.reliability),
         "reliability_length": figures.reliability_length,
         "reliability_attempts": figures.reliability_attempts,
-        # The mean answering time per attempt (see AnsweringTime).
+        "reliability_status": figures.reliability_status,
+        "reliability_min_attempts": figures.reliability_min_attempts,
+        "reliability_note": figures.reliability_note,
+        # The mean and median answering time per attempt, over the attempts timed (see AnsweringTime).
         "mean_seconds": _number(figures.answering_time.mean_seconds, 1),
+        "median_seconds": _number(figures.answering_time.median_seconds, 1),
+        "timed_attempts": figures.answering_time.attempts,
+        "untimed_attempts": figures.answering_time.left_out,
+        "longest_answer_seconds": figures.answering_time.longest_answer_seconds,
+        # Questions with fewer answers are listed but not judged: no reasons to review them.
+        "min_answers_to_judge": MIN_ANSWERS_TO_JUDGE,
     }
 
 

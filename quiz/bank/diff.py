@@ -142,12 +142,12 @@ def _preview_quizzes(session: so.Session, entries: tuple[BankQuiz, ...]) -> Sect
         old = dict(
             title=quiz.title, description=quiz.description, article=quiz.article.slug, position=quiz.position + 1,
             questions_per_attempt=quiz.questions_per_attempt, shuffle_choices=quiz.shuffle_choices,
-            time_limit=quiz.time_limit,
+            time_limit=quiz.time_limit, language=quiz.language,
         )
         new = dict(
             title=entry.title, description=entry.description, article=entry.article_slug, position=entry.position + 1,
             questions_per_attempt=entry.questions_per_attempt, shuffle_choices=entry.shuffle_choices,
-            time_limit=entry.time_limit,
+            time_limit=entry.time_limit, language=entry.language,
         )
         _sort(preview, Entry(entry.slug, entry.title), field_changes(old, new, old) + _restored(quiz))
     preview.retired = _retired(existing.values(), {entry.slug for entry in entries}, lambda quiz: quiz.title)
@@ -252,7 +252,7 @@ def bank_digest(session: so.Session) -> str:
         ).order_by(Article.slug),
         sa.select(
             Quiz.slug, Quiz.title, Quiz.description, Quiz.article_id, Quiz.position, Quiz.questions_per_attempt,
-            Quiz.shuffle_choices, Quiz.time_limit, Quiz.retired_at.is_(None),
+            Quiz.shuffle_choices, Quiz.time_limit, Quiz.language, Quiz.retired_at.is_(None),
         ).order_by(Quiz.slug),
         sa.select(
             Question.slug, Question.quiz_id, Question.position, Question.current_revision_id,

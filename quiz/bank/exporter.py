@@ -91,6 +91,9 @@ def quiz_entry(quiz: Quiz) -> dict[str, Any]:
     entry: dict[str, Any] = {"id": quiz.slug, "title": quiz.title}
     if quiz.description:
         entry["description"] = quiz.description
+    # English is the default: banks written in it export as they always have.
+    if quiz.language != "en":
+        entry["language"] = quiz.language
     entry["article"] = quiz.article.slug
     entry["settings"] = {
         "questions_per_attempt": quiz.questions_per_attempt,

@@ -122,7 +122,7 @@ def _sync_quizzes(
         entry.slug: dict(
             title=entry.title, description=entry.description, article=articles[entry.article_slug],
             position=entry.position, questions_per_attempt=entry.questions_per_attempt,
-            shuffle_choices=entry.shuffle_choices, time_limit=entry.time_limit,
+            shuffle_choices=entry.shuffle_choices, time_limit=entry.time_limit, language=entry.language,
         )
         for entry in entries
     }, report)

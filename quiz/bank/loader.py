@@ -59,6 +59,7 @@ class BankQuiz:
     questions_per_attempt: int
     shuffle_choices: bool
     time_limit: int
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -304,6 +305,8 @@ def _message(data: Any, loc: tuple[str | int, ...], error: dict[str, Any]) -> st
         return "must be a number"
     if error["type"] == "string_pattern_mismatch" and loc and (loc[-1] == "id" or "tags" in loc):
         return "must be lowercase letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
+    if error["type"] == "string_pattern_mismatch" and loc and loc[-1] == "language":
+        return "must be a language tag such as 'en', 'fr' or 'fr-CA'"
     message = error["msg"].removeprefix("Value error, ")
     return message[0].lower() + message[1:]
 
@@ -409,7 +412,7 @@ class _Resolver:
             quizzes[spec.id] = BankQuiz(
                 spec.id, spec.title, spec.description.strip(), spec.article, index,
                 spec.settings.questions_per_attempt, spec.settings.shuffle_choices,
-                spec.settings.time_limit,
+                spec.settings.time_limit, spec.language,
             )
         return quizzes
 

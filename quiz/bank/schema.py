@@ -84,6 +84,9 @@ class QuizSpec(_Strict):
     id: Identifier
     title: Annotated[Text, StringConstraints(max_length=200)]
     description: str = ""
+    #: The language its texts are written in, as a BCP 47 tag ("en", "fr", "fr-CA"): pages
+    #: mark its texts with it, and show the rest in it when it is one the app speaks.
+    language: Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$", max_length=35)] = "en"
     article: Identifier
     settings: QuizSettings = QuizSettings()
 

@@ -14,6 +14,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from flask_babel import LazyString
+from flask_babel import lazy_gettext as _l
+
 #: Fields every bank entry may have, whatever its kind.
 COMMON_FIELDS = frozenset(
     {"id", "quiz", "kind", "difficulty", "prompt", "explanation", "source", "tags", "time_limit", "group"}
@@ -122,7 +125,7 @@ class TallyRow:
 class Tally:
     """How a group of answers to one question add up, as the reveal and statistics show them."""
 
-    #: The caption over the rows ("Answers", "Put in the right place").
+    #: The caption over the rows ("Answers", "Put in the right place"), in the request's language.
     caption: str
     rows: list[TallyRow]
     #: Answers counted.
@@ -142,9 +145,9 @@ class Kind:
 
     name: ClassVar[str]
     #: Shown in the admin and the docs.
-    label: ClassVar[str]
-    #: Shown above the answer widget.
-    instruction: ClassVar[str]
+    label: ClassVar[LazyString]
+    #: Shown above the answer widget, as :attr:`instruction` gives it.
+    instruction_message: ClassVar[LazyString]
     #: The template whose macros ``widget``, ``shown`` and ``reveal`` show the question and its
     #: answer, and the script (under static/) that enhances the widget, if any.
     template: ClassVar[str]
@@ -158,7 +161,7 @@ class Kind:
     #: Answered by picking choices with radio buttons or check boxes.
     picks: ClassVar[bool] = False
     #: What the reveal calls the right answer in words (see :meth:`expected`).
-    expected_label: ClassVar[str] = "The answer"
+    expected_label: ClassVar[LazyString] = _l("The answer")
     #: The field of a :class:`Submission` (and of the API's answer body) this kind reads.
     answer_field: ClassVar[str]
     #: Fields of a bank entry this kind reads, beyond :data:`COMMON_FIELDS`.
@@ -169,6 +172,12 @@ class Kind:
     fixed_choices: ClassVar[tuple[str, ...] | None] = None
     #: Interchange formats (names in :data:`quiz.formats.FORMATS`) that can carry the kind.
     formats: ClassVar[frozenset[str]] = frozenset({"yaml", "csv"})
+
+    @property
+    def instruction(self) -> str:
+        """What the player is asked to do, in the request's language: a plain string, as the
+        API's schemas and the live screen's JSON take."""
+        return str(self.instruction_message)
 
     # The bank ----------------------------------------------------------------------------
 

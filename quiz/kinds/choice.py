@@ -6,6 +6,9 @@ import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
 from quiz.kinds.base import (
     AnswerGroups,
     ChoiceData,
@@ -71,7 +74,7 @@ class ChoiceKind(Kind):
     def entry(self, content: Content) -> dict[str, Any]:
         correct = [text for text, is_correct in content.choices if is_correct]
         return {
-            "choices": [text for text, _ in content.choices],
+            "choices": [text for text, _is_correct in content.choices],
             "correct": correct if self.multiple else correct[0],
         }
 
@@ -82,20 +85,20 @@ class ChoiceKind(Kind):
         try:
             return Submission(choices=tuple(int(value) for value in values))
         except ValueError:
-            raise InvalidAnswer("Choose one of the answers shown.", "choices") from None
+            raise InvalidAnswer(_("Choose one of the answers shown."), "choices") from None
 
     @property
     def missing_message(self) -> str:
-        return "Choose at least one answer." if self.multiple else "Choose an answer."
+        return _("Choose at least one answer.") if self.multiple else _("Choose an answer.")
 
     def grade(self, shown: Sequence[ChoiceData], answer_key: dict | None, submission: Submission) -> Graded:
         picked = submission.choices
         if not picked:
             raise InvalidAnswer(self.missing_message, "choices")
         if not all(1 <= number <= len(shown) for number in picked):
-            raise InvalidAnswer(f"The question has {len(shown)} choices.", "choices")
+            raise InvalidAnswer(_("The question has %(count)s choices.", count=len(shown)), "choices")
         if not self.multiple and len(set(picked)) > 1:
-            raise InvalidAnswer("Pick exactly one choice.", "choices")
+            raise InvalidAnswer(_("Pick exactly one choice."), "choices")
         selected_mask = 0
         for number in picked:
             selected_mask |= 1 << shown[number - 1].position
@@ -129,19 +132,19 @@ class ChoiceKind(Kind):
                      choice.is_correct, number)
             for number, choice in enumerate(shown, 1)
         ]
-        return Tally("Answers", rows, total)
+        return Tally(_("Answers"), rows, total)
 
 
 class SingleKind(ChoiceKind):
     name = "single"
-    label = "One answer"
-    instruction = "Choose one answer."
+    label = _l("One answer")
+    instruction_message = _l("Choose one answer.")
 
 
 class MultiKind(ChoiceKind):
     name = "multi"
-    label = "Several answers"
-    instruction = "Choose every correct answer."
+    label = _l("Several answers")
+    instruction_message = _l("Choose every correct answer.")
     multiple = True
 
     def correct_count_error(self, correct: int, choices: int) -> str | None:
@@ -154,8 +157,8 @@ class MultiKind(ChoiceKind):
 
 class TrueFalseKind(ChoiceKind):
     name = "true_false"
-    label = "True or false"
-    instruction = "True or false?"
+    label = _l("True or false")
+    instruction_message = _l("True or false?")
     fields = frozenset({"choices", "correct"})
     choices_field = None
     fixed_choices = ("True", "False")
@@ -190,8 +193,8 @@ class PollKind(ChoiceKind):
     """A question with no right answer: the class votes, and the reveal shows how."""
 
     name = "poll"
-    label = "Poll"
-    instruction = "Vote for one answer: none is wrong."
+    label = _l("Poll")
+    instruction_message = _l("Vote for one answer: none is wrong.")
     scored = False
     fields = frozenset({"choices"})
     # Moodle and GIFT have no question without a right answer.
@@ -204,7 +207,7 @@ class PollKind(ChoiceKind):
         return Content(tuple((text, False) for text in spec.choices))
 
     def entry(self, content: Content) -> dict[str, Any]:
-        return {"choices": [text for text, _ in content.choices]}
+        return {"choices": [text for text, _is_correct in content.choices]}
 
     def credit(self, shown: Sequence[ChoiceData], selected_mask: int) -> float | None:
         return None
@@ -217,4 +220,4 @@ class PollKind(ChoiceKind):
 
     def tally(self, shown: Sequence[ChoiceData], answer_key: dict | None, groups: AnswerGroups) -> Tally:
         counted = super().tally(shown, answer_key, groups)
-        return Tally("Votes", counted.rows, counted.total)
+        return Tally(_("Votes"), counted.rows, counted.total)

@@ -9,6 +9,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
 from quiz.kinds.base import (
     AnswerGroups,
     ChoiceData,
@@ -64,8 +67,8 @@ def format_number(value: float) -> str:
 
 class NumberKind(Kind):
     name = "number"
-    label = "A number"
-    instruction = "Type a number."
+    label = _l("A number")
+    instruction_message = _l("Type a number.")
     template = "kinds/number.html"
     answer_field = "number"
     shows_choices = False
@@ -96,7 +99,7 @@ class NumberKind(Kind):
     def read_form(self, form: Mapping[str, list[str]], shown: Sequence[ChoiceData]) -> Submission:
         typed = one_value(form, "number").strip()
         if not typed:
-            raise InvalidAnswer("Type a number.", "number")
+            raise InvalidAnswer(_("Type a number."), "number")
         return Submission(number=typed)
 
     def grade(self, shown: Sequence[ChoiceData], answer_key: dict | None, submission: Submission) -> Graded:
@@ -107,16 +110,18 @@ class NumberKind(Kind):
             except OverflowError:  # an integer beyond any float
                 value = math.inf
             if not math.isfinite(value):
-                raise InvalidAnswer("Give a finite number.", "number")
+                raise InvalidAnswer(_("Give a finite number."), "number")
         else:
             typed = (submission.number or "").strip()
             if not typed:
-                raise InvalidAnswer("Type a number.", "number")
+                raise InvalidAnswer(_("Type a number."), "number")
             if len(typed) > MAX_TYPED:
-                raise InvalidAnswer(f"A number of at most {MAX_TYPED} characters.", "number")
+                raise InvalidAnswer(_("A number of at most %(count)s characters.", count=MAX_TYPED), "number")
             value = parse_number(typed, key.get("unit"))
             if value is None:
-                raise InvalidAnswer(f"“{typed}” is not a number: type digits, such as 1994 or 2.5.", "number")
+                raise InvalidAnswer(
+                    _("“%(typed)s” is not a number: type digits, such as 1994 or 2.5.", typed=typed), "number"
+                )
         return Graded(0, json.dumps(value), 1.0 if self._within(value, key) else 0.0)
 
     @staticmethod
@@ -133,7 +138,7 @@ class NumberKind(Kind):
         key = answer_key or {}
         text = self._with_unit(key["answer"], key)
         if key.get("tolerance"):
-            text += f" (give or take {format_number(key['tolerance'])})"
+            return _("%(answer)s (give or take %(tolerance)s)", answer=text, tolerance=format_number(key["tolerance"]))
         return text
 
     def answer_phrases(self, choices, answer_key) -> list[str]:
@@ -170,4 +175,4 @@ class NumberKind(Kind):
                      self._within(value, answer_key or {}))
             for value, count in sorted(top)
         ]
-        return Tally("Numbers given", rows, total, total - sum(count for _, count in top))
+        return Tally(_("Numbers given"), rows, total, total - sum(count for _value, count in top))

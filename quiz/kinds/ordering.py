@@ -13,6 +13,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
 from quiz.kinds.base import (
     AnswerGroups,
     ChoiceData,
@@ -36,9 +39,9 @@ MAX_ITEMS = 8
 
 class OrderingKind(Kind):
     name = "ordering"
-    label = "Put in order"
-    instruction = "Put the items in the right order."
-    expected_label = "The right order"
+    label = _l("Put in order")
+    instruction_message = _l("Put the items in the right order.")
+    expected_label = _l("The right order")
     template = "kinds/ordering.html"
     answer_field = "order"
     script = "js/ordering.js"
@@ -55,7 +58,7 @@ class OrderingKind(Kind):
         return Content(tuple((text, False) for text in items))
 
     def entry(self, content: Content) -> dict[str, Any]:
-        return {"items": [text for text, _ in content.choices]}
+        return {"items": [text for text, _is_correct in content.choices]}
 
     def shown_order(
         self, choices: Sequence[ChoiceData], *, seed: int, question_id: int, shuffle: bool
@@ -73,17 +76,18 @@ class OrderingKind(Kind):
         for number in range(1, len(shown) + 1):
             value = (form.get(f"place-{number}") or [""])[0]
             if not value.isdigit():
-                raise InvalidAnswer("Give every item a place.", "order")
+                raise InvalidAnswer(_("Give every item a place."), "order")
             places[number] = int(value)
         if sorted(places.values()) != list(range(1, len(shown) + 1)):
-            raise InvalidAnswer("Give each item a different place, from 1 to "
-                                f"{len(shown)}.", "order")
+            raise InvalidAnswer(_("Give each item a different place, from 1 to %(count)s.", count=len(shown)), "order")
         return Submission(order=tuple(sorted(places, key=places.__getitem__)))
 
     def grade(self, shown: Sequence[ChoiceData], answer_key: dict | None, submission: Submission) -> Graded:
         order = submission.order
         if sorted(order) != list(range(1, len(shown) + 1)):
-            raise InvalidAnswer(f"List each of the {len(shown)} items' numbers once, in your order.", "order")
+            raise InvalidAnswer(
+                _("List each of the %(count)s items' numbers once, in your order.", count=len(shown)), "order"
+            )
         positions = [shown[number - 1].position for number in order]
         return Graded(0, json.dumps(positions), self._credit(positions))
 
@@ -105,7 +109,8 @@ class OrderingKind(Kind):
             for choice in sorted(shown, key=lambda choice: choice.position)
         ]
         right = sum(item.is_correct for item in items)
-        return Reveal(items, given=f"{right} of {len(items)} in the right place", credit=credit, verdict=verdict(credit))
+        given = _("%(right)s of %(count)s in the right place", right=right, count=len(items))
+        return Reveal(items, given=given, credit=credit, verdict=verdict(credit))
 
     def expected(self, shown: Sequence[ChoiceData], answer_key: dict | None) -> str:
         return " → ".join(choice.text for choice in sorted(shown, key=lambda choice: choice.position))
@@ -133,4 +138,4 @@ class OrderingKind(Kind):
                      numbers[choice.position])
             for choice in sorted(shown, key=lambda choice: choice.position)
         ]
-        return Tally("Put in the right place", rows, total)
+        return Tally(_("Put in the right place"), rows, total)

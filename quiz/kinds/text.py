@@ -13,6 +13,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
 from quiz.kinds.base import (
     AnswerGroups,
     ChoiceData,
@@ -73,8 +76,8 @@ def matches(typed: str, key: dict) -> bool:
 
 class TextKind(Kind):
     name = "text"
-    label = "A typed answer"
-    instruction = "Type your answer."
+    label = _l("A typed answer")
+    instruction_message = _l("Type your answer.")
     template = "kinds/text.html"
     answer_field = "text"
     shows_choices = False
@@ -107,15 +110,15 @@ class TextKind(Kind):
     def read_form(self, form: Mapping[str, list[str]], shown: Sequence[ChoiceData]) -> Submission:
         typed = one_value(form, "text").strip()
         if not typed:
-            raise InvalidAnswer("Type an answer.", "text")
+            raise InvalidAnswer(_("Type an answer."), "text")
         return Submission(text=typed)
 
     def grade(self, shown: Sequence[ChoiceData], answer_key: dict | None, submission: Submission) -> Graded:
         typed = " ".join((submission.text or "").split())
         if not typed:
-            raise InvalidAnswer("Type an answer.", "text")
+            raise InvalidAnswer(_("Type an answer."), "text")
         if len(typed) > MAX_TYPED:
-            raise InvalidAnswer(f"An answer of at most {MAX_TYPED} characters.", "text")
+            raise InvalidAnswer(_("An answer of at most %(count)s characters.", count=MAX_TYPED), "text")
         return Graded(0, json.dumps(typed, ensure_ascii=False), 1.0 if matches(typed, answer_key or {}) else 0.0)
 
     def expected(self, shown: Sequence[ChoiceData], answer_key: dict | None) -> str:
@@ -152,4 +155,4 @@ class TextKind(Kind):
         for key, count in top:
             written = spellings[key].most_common(1)[0][0]
             rows.append(TallyRow(written, count, count / total if total else 0.0, matches(written, answer_key or {})))
-        return Tally("Answers typed", rows, total, total - sum(count for _, count in top))
+        return Tally(_("Answers typed"), rows, total, total - sum(count for _key, count in top))

@@ -9,12 +9,15 @@ from dataclasses import asdict, dataclass
 from pathlib import PurePath
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import format_decimal
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from quiz import admin, drafts, giveaways
 from quiz.bank import Bank, BankError, BankInvalid, parse_bank
 from quiz.bank.diff import bank_digest, preview_import
 from quiz.bank.exporter import export_document, revision_entry
-from quiz.bank.importer import import_bank, lock_bank
+from quiz.bank.importer import ImportReport, import_bank, lock_bank
 from quiz.bank.yamlfile import dump_yaml
 from quiz.extensions import db
 from quiz.formats import MAX_UPLOAD_BYTES, exporters
@@ -37,7 +40,7 @@ bp = Blueprint("admin", __name__, url_prefix="/admin")
 
 #: Pages whose form carries a whole bank, or a whole article, in one field.
 _BANK_FORMS = {"admin.preview", "admin.apply", "admin.draft", "admin.review_drafts"}
-BANK_CHANGED = (
+BANK_CHANGED = _l(
     "The bank changed after this preview was made, so nothing was imported. "
     "This is the preview against the bank as it is now."
 )
@@ -75,10 +78,10 @@ def preview():
         return render_template("admin/import.html", form=form), 422
     if form.file.data:
         raw = form.file.data.read()
-        file_name = PurePath(form.file.data.filename or "").name or "uploaded file"
+        file_name = PurePath(form.file.data.filename or "").name or _("uploaded file")
     else:
         raw = form.text.data.encode()
-        file_name = "pasted bank"
+        file_name = _("pasted bank")
     return _preview(raw, file_name)
 
 
@@ -100,8 +103,21 @@ def apply():
         db.session.rollback()
         return _preview(raw, file_name, notice=BANK_CHANGED, status=409)
     report = import_bank(db.session, bank)
-    flash(("Imported. " + " ".join(report.lines(verbose=False))) if report.changes_anything else "Nothing changed.")
+    flash(_("Imported. %(changes)s", changes=_report_summary(report)) if report.changes_anything else _("Nothing changed."))
     return redirect(url_for(".index"), 303)
+
+
+def _report_summary(report: ImportReport) -> str:
+    """What an import did, in the words of the preview (the CLI's report stays in English)."""
+    sections = ((_("Articles"), report.articles), (_("Quizzes"), report.quizzes), (_("Questions"), report.questions))
+    return " ".join(
+        _(
+            "%(section)s: %(added)s added, %(changed)s changed, %(unchanged)s unchanged, %(retired)s retired.",
+            section=name, added=len(section.added), changed=len(section.changed), unchanged=len(section.unchanged),
+            retired=len(section.retired),
+        )
+        for name, section in sections
+    )
 
 
 def _check(raw: bytes, file_name: str) -> Bank:
@@ -174,7 +190,7 @@ def export(name: str):
 def _quizzes_in_play(form: QuestionFileForm) -> bool:
     form.quiz.choices = [(quiz.slug, quiz.title) for quiz in admin.quizzes(db.session, in_play=True)]
     if not form.quiz.choices:
-        flash("There is no quiz to add questions to: import a bank with a quiz first.")
+        flash(_("There is no quiz to add questions to: import a bank with a quiz first."))
     return bool(form.quiz.choices)
 
 
@@ -195,11 +211,14 @@ def import_questions():
         return redirect(url_for(".index"), 303)
     if not form.validate():
         return render_template("admin/import_questions.html", form=form, max_bytes=MAX_UPLOAD_BYTES), 422
-    file_name = PurePath(form.file.data.filename or "").name or "uploaded file"
+    file_name = PurePath(form.file.data.filename or "").name or _("uploaded file")
     # The request's own cap (MAX_CONTENT_LENGTH) bounds what is read here.
     raw = form.file.data.read()
     if len(raw) > MAX_UPLOAD_BYTES:
-        form.file.errors.append(f"The file is {len(raw):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}.")
+        form.file.errors.append(_(
+            "The file is %(size)s bytes; the limit is %(limit)s.",
+            size=format_decimal(len(raw)), limit=format_decimal(MAX_UPLOAD_BYTES),
+        ))
         return render_template("admin/import_questions.html", form=form, max_bytes=MAX_UPLOAD_BYTES), 422
     chosen = form.chosen_format
     assert chosen.read is not None  # chosen among the importers
@@ -233,9 +252,9 @@ def draft():
         return render_template("admin/generate.html", form=form), 422
     if form.file.data:
         raw, article_field = form.file.data.read(), form.file
-        file_name = PurePath(form.file.data.filename or "").name or "uploaded file"
+        file_name = PurePath(form.file.data.filename or "").name or _("uploaded file")
     else:
-        raw, article_field, file_name = form.text.data.encode(), form.text, "pasted article"
+        raw, article_field, file_name = form.text.data.encode(), form.text, _("pasted article")
     try:
         drafted = drafts.draft_article(
             db.session, raw, file_name, title=form.title.data, article_id=form.article_id.data, quiz_id=form.quiz_id.data,
@@ -268,16 +287,16 @@ def review_drafts():
     try:
         added = drafts.drafted_quiz(
             db.session, title=form.title.data, article_id=form.article_id.data, quiz_id=form.quiz_id.data,
-            text=form.text.data, questions=[entry for _, entry, _ in picked],
+            text=form.text.data, questions=[entry for _question, entry, _numbers in picked],
         )
     except drafts.DraftsRefused as refused:
         for rank, errors in refused.questions.items():
-            question, _, numbers = picked[rank]
+            question, _entry, numbers = picked[rank]
             question.show_errors(errors, numbers)
         form.form_errors.extend(message for messages in refused.fields.values() for message in messages)
         form.form_errors.extend(refused.other)
         return _review_page(form, 422)
-    return _preview(dump_yaml(added.document).encode(), f"new quiz {form.quiz_id.data}", renamed=added.renamed)
+    return _preview(dump_yaml(added.document).encode(), _("new quiz %(id)s", id=form.quiz_id.data), renamed=added.renamed)
 
 
 def _review_page(form: DraftReviewForm, status: int = 200):
@@ -291,8 +310,8 @@ def _review_page(form: DraftReviewForm, status: int = 200):
 @role_required("admin")
 def questions():
     form = QuestionFilterForm(request.args)
-    form.quiz.choices = [("", "Any")] + [(quiz.slug, quiz.title) for quiz in admin.quizzes(db.session)]
-    form.tag.choices = [("", "Any")] + [(tag, tag) for tag in admin.tags_in_use(db.session)]
+    form.quiz.choices = [("", _("Any"))] + [(quiz.slug, quiz.title) for quiz in admin.quizzes(db.session)]
+    form.tag.choices = [("", _("Any"))] + [(tag, tag) for tag in admin.tags_in_use(db.session)]
     valid = form.validate()
     filters = admin.QuestionFilter(
         quiz=form.quiz.data, tag=form.tag.data, difficulty=form.difficulty.data, retired=form.retired.data,
@@ -329,9 +348,12 @@ def retire_or_restore(slug: str, action: str):
         try:
             change(db.session, question)
         except admin.EntryInvalid as invalid:
-            flash(f"The question could not be {action}d: {invalid}")
+            flash(
+                _("The question could not be retired: %(reason)s", reason=invalid) if action == "retire"
+                else _("The question could not be restored: %(reason)s", reason=invalid)
+            )
             return redirect(url_for(".question", slug=slug), 303)
-    flash("The question is retired: new attempts no longer ask it." if action == "retire" else "The question is back in play.")
+    flash(_("The question is retired: new attempts no longer ask it.") if action == "retire" else _("The question is back in play."))
     return redirect(url_for(".question", slug=slug), 303)
 
 
@@ -345,7 +367,7 @@ def new_question():
     form = QuestionForm(quiz=request.args.get("quiz"))
     _quiz_choices(form)
     if not form.quiz.choices:
-        flash("There is no quiz to add a question to: import a bank with a quiz first.")
+        flash(_("There is no quiz to add a question to: import a bank with a quiz first."))
         return redirect(url_for(".index"), 303)
     return _save(form, None)
 
@@ -355,11 +377,13 @@ def new_question():
 def edit_question(slug: str):
     question = _question(slug)
     if question.retired_at is not None or question.current_revision is None:
-        flash("Restore the question before editing it.")
+        flash(_("Restore the question before editing it."))
         return redirect(url_for(".question", slug=slug), 303)
     if question.current_revision.kind not in FORM_KINDS:
-        flash(f"{KINDS[question.current_revision.kind].label} questions are edited in the bank file: download it, "
-              "edit the question and import it again.")
+        flash(_(
+            "%(kind)s questions are edited in the bank file: download it, edit the question and import it again.",
+            kind=KINDS[question.current_revision.kind].label,
+        ))
         return redirect(url_for(".question", slug=slug), 303)
     if request.method == "GET":
         entry = revision_entry(question.slug, question.quiz.slug, question.current_revision, question.group_name)
@@ -383,6 +407,6 @@ def _save(form: QuestionForm, question: Question | None):
             form.show_errors(invalid.errors, numbers)
         else:
             slug = str(entry["id"]) if question is None else question.slug
-            flash("Saved." if report.changes_anything else "Nothing to save: the question is unchanged.")
+            flash(_("Saved.") if report.changes_anything else _("Nothing to save: the question is unchanged."))
             return redirect(url_for(".question", slug=slug), 303)
     return render_template("admin/edit.html", form=form, question=question), 422

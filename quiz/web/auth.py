@@ -12,6 +12,8 @@ import secrets
 import time
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import AnonymousUserMixin, current_user, login_user, logout_user
 
 from quiz import accounts
@@ -22,7 +24,7 @@ from quiz.web.redirects import local_path
 
 bp = Blueprint("auth", __name__)
 
-WRONG_CREDENTIALS = "Wrong username or password."
+WRONG_CREDENTIALS = _l("Wrong username or password.")
 
 
 class LoginUser:
@@ -50,7 +52,9 @@ class AnonymousUser(AnonymousUserMixin):
 
 login_manager.anonymous_user = AnonymousUser
 login_manager.login_view = "auth.login"
-login_manager.login_message = "Log in to see this page."
+login_manager.login_message = _l("Log in to see this page.")
+# Flashed as a plain string in the visitor's language: the session cookie holds no lazy text.
+login_manager.localize_callback = str
 # Flask-Login's "basic" protection writes ``_fresh = False`` into every session it cannot match
 # to a login, i.e. into every player's cookie on every rendered page. Sessions are ended by the
 # session version instead, and nothing here asks for a fresh login.
@@ -152,5 +156,5 @@ def logout():
     logout_user()
     session.pop("sid", None)
     session.pop("login_at", None)
-    flash("You are logged out.")
+    flash(_("You are logged out."))
     return redirect(url_for(".login"), 303)

@@ -1,19 +1,33 @@
 """Error pages: every failure gets a page that says what happened, never a traceback."""
 
 from flask import Flask, current_app, render_template
+from flask_babel import LazyString
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException
 
 from quiz.extensions import db
 from quiz.web.api import errors as api_errors
 
+#: Werkzeug's names of the statuses the pages answer with, to show in the page's language;
+#: any other status keeps werkzeug's English name.
+_TITLES = {
+    400: _l("Bad Request"),
+    403: _l("Forbidden"),
+    404: _l("Not Found"),
+    405: _l("Method Not Allowed"),
+    413: _l("Request Entity Too Large"),
+    429: _l("Too Many Requests"),
+    500: _l("Internal Server Error"),
+}
 _EXPLANATIONS = {
-    400: "The request could not be understood.",
-    403: "Your account cannot open this page.",
-    404: "There is nothing at this address. The link may be mistyped or out of date.",
-    405: "This page cannot be used that way.",
-    413: "What you sent is too large.",
-    429: "Too many requests. Wait a moment and try again.",
+    400: _l("The request could not be understood."),
+    403: _l("Your account cannot open this page."),
+    404: _l("There is nothing at this address. The link may be mistyped or out of date."),
+    405: _l("This page cannot be used that way."),
+    413: _l("What you sent is too large."),
+    429: _l("Too many requests. Wait a moment and try again."),
 }
 
 
@@ -23,8 +37,9 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(Exception, _unexpected_error)
 
 
-def _render(status: int, title: str, message: str):
-    return render_template("errors/error.html", status=status, title=title, message=message), status
+def _render(status: int, title: str | LazyString, message: str | LazyString):
+    # As plain strings, so that the page escapes them: a lazy message would pass as markup.
+    return render_template("errors/error.html", status=status, title=str(title), message=str(message)), status
 
 
 def _csrf_error(error: CSRFError):
@@ -32,8 +47,8 @@ def _csrf_error(error: CSRFError):
         return api_errors.json_error(error)
     return _render(
         400,
-        "This form has expired",
-        "The page was open too long or came from elsewhere. Go back, reload the page and try again.",
+        _("This form has expired"),
+        _("The page was open too long or came from elsewhere. Go back, reload the page and try again."),
     )
 
 
@@ -44,7 +59,7 @@ def _http_error(error: HTTPException):
     # Our own refusals may carry the sentence meant for the person asking; werkzeug's and the
     # extensions' descriptions are written for developers ("10 per 1 minute").
     message = getattr(error, "explanation", None) or _EXPLANATIONS.get(status, error.description or "")
-    return _render(status, error.name, message)
+    return _render(status, _TITLES.get(status, error.name), message)
 
 
 def _unexpected_error(error: Exception):
@@ -53,5 +68,4 @@ def _unexpected_error(error: Exception):
     current_app.logger.exception("unhandled error")
     if api_errors.is_api_request():
         return api_errors.json_error(error)
-    # ``name`` is a property: read it on an instance, or the page shows "<property object ...>".
-    return _render(500, InternalServerError().name, "Something went wrong on our side. Please try again.")
+    return _render(500, _TITLES[500], _("Something went wrong on our side. Please try again."))

@@ -19,6 +19,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from quiz import answering, events, live, play
@@ -29,6 +30,7 @@ from quiz.models import LivePlayer, LiveSession
 from quiz.web.auth import role_required
 from quiz.web.csvfile import csv_response
 from quiz.web.players import current_player, player_token
+from quiz.web.stats import MOMENT, session_state
 from quiz.web.transaction import keep_writes
 
 bp = Blueprint("live", __name__)
@@ -37,6 +39,12 @@ bp = Blueprint("live", __name__)
 #: by itself); bounded so that a worker never holds a forgotten stream for ever.
 STREAM_LIFETIME = 300
 HEARTBEAT = 15
+
+
+@bp.context_processor
+def _helpers() -> dict:
+    # Moments and session states read as on the statistics pages.
+    return {"session_state": session_state, "moment": MOMENT}
 
 
 def _host():
@@ -66,9 +74,9 @@ def new_session(slug: str):
     quiz = play.quiz_by_slug(db.session, slug) or abort(404)
     # The quiz's own length by default, as solo play asks; empty asks every question.
     form = HostSessionForm(question_count=quiz.questions_per_attempt, time_zone=current_app.config["TIME_ZONE"])
-    form.question_count.description = (
-        f"The quiz's standard is {quiz.questions_per_attempt}. "
-        f"Leave empty to ask all {play.question_counts(db.session, quiz).total}."
+    form.question_count.description = _(
+        "The quiz's standard is %(standard)s. Leave empty to ask all %(total)s.",
+        standard=quiz.questions_per_attempt, total=play.question_counts(db.session, quiz).total,
     )
     if request.method == "POST":
         if form.validate():
@@ -139,7 +147,7 @@ def qr_code(session_id: int):
     session = _hosted(session_id)
     svg = io.BytesIO()
     segno.make(url_for(".join", code=session.code, _external=True), error="m").save(
-        svg, kind="svg", scale=8, border=2, title=f"QR code to join session {session.code}"
+        svg, kind="svg", scale=8, border=2, title=_("QR code to join session %(code)s", code=session.code)
     )
     return Response(svg.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
 
@@ -237,10 +245,10 @@ def join():
     session = live.open_session_by_code(db.session, form.code.data)
     if session is None:
         if live.ended_session_by_code(db.session, form.code.data) is not None:
-            form.code.errors = ["The session with this code has ended. If your class is starting a new one, "
-                                "use the code on the screen now."]
+            form.code.errors = [_("The session with this code has ended. If your class is starting a new one, "
+                                  "use the code on the screen now.")]
         else:
-            form.code.errors = ["No open session has this code. Check the screen and try again."]
+            form.code.errors = [_("No open session has this code. Check the screen and try again.")]
         return render_template("live/join.html", form=form), 404
     try:
         live.join(db.session, session, current_player(create=True), form.nickname.data)
@@ -290,7 +298,7 @@ def answer(session_id: int):
     question = live.current_question(db.session, state)
     try:
         if question is None:
-            raise answering.QuestionClosed("No question is open yet.")
+            raise answering.QuestionClosed(_("No question is open yet."))
         submission = question.revision.behaviour.read_form(request.form.to_dict(flat=False), question.order)
         answering.answer_live(db.session, state, member, _position(), submission)
     except answering.AnswerRefused as refusal:

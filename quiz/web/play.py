@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from quiz import answering, live, play
 from quiz.extensions import db
@@ -59,7 +60,7 @@ def start(slug: str):
             difficulty=form.difficulty.data or None,
         )
     except play.NoQuestions:
-        form.difficulty.errors = ["No question of this difficulty yet. Choose another."]
+        form.difficulty.errors = [_("No question of this difficulty yet. Choose another.")]
         return _render_quiz(quiz, form, 422)
     return redirect(url_for(".question", public_id=attempt.public_id, position=1), 303)
 
@@ -118,7 +119,7 @@ def _answer(turn: play.Turn):
         flash(str(refusal))
         return redirect(url_for(".results", public_id=turn.public_id), 303)
     if not outcome.recorded:
-        flash("You had answered this question already: here is your first answer.")
+        flash(_("You had answered this question already: here is your first answer."))
     return redirect(request.path, 303)
 
 
@@ -145,7 +146,7 @@ def retry(public_id: str):
         abort(400)
     retry_attempt = play.retry_missed(db.session, attempt)
     if retry_attempt is None:
-        flash("Nothing to retry: every question was answered correctly.")
+        flash(_("Nothing to retry: every question was answered correctly."))
         return redirect(url_for(".results", public_id=public_id), 303)
     return redirect(url_for(".question", public_id=retry_attempt.public_id, position=1), 303)
 
@@ -173,6 +174,6 @@ def player():
         if not form.validate():
             return render_template("play/player.html", form=form, back=back), 422
         play.set_nickname(db.session, current_player(create=True), form.nickname.data)
-        flash("Nickname saved." if form.nickname.data else "Nickname removed: you are off the leaderboards.")
+        flash(_("Nickname saved.") if form.nickname.data else _("Nickname removed: you are off the leaderboards."))
         return redirect(back or url_for(".player"), 303)
     return render_template("play/player.html", form=form, back=back)

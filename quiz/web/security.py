@@ -2,6 +2,7 @@
 and refusal of input that no text or id in the database can hold."""
 
 from flask import Flask, Response, request
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import BadRequest
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
@@ -32,8 +33,11 @@ class NulCharacter(BadRequest):
     fails; it is refused up front, the same on every database."""
 
     description = "What you sent holds a NUL character (\\0), which no text here may contain. Remove it and try again."
-    #: What the error page says (see :mod:`quiz.web.errors`): the same, since it is meant for people.
-    explanation = description
+    #: What the error page says (see :mod:`quiz.web.errors`): the same, since it is meant for
+    #: people, in the page's language.
+    explanation = _l(
+        "What you sent holds a NUL character (\\0), which no text here may contain. Remove it and try again."
+    )
 
 
 class DatabaseIntegerConverter(IntegerConverter):

@@ -1,11 +1,20 @@
 """Statistics pages for teachers and admins: per quiz and per classroom session, with charts,
-CSV downloads of every table, and the same figures as JSON."""
+CSV downloads of every table, and the same figures as JSON.
+
+The pages are in the visitor's language, and so are the review reasons and notes in their CSV
+downloads (the columns keep their English names). The JSON is the document the API returns: in
+English whatever the visitor's language.
+"""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta
 
 from flask import Blueprint, abort, jsonify, render_template, request
+from flask_babel import force_locale, format_datetime, format_decimal, format_percent, get_locale, pgettext
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from quiz import charts, live, play, stats
@@ -19,6 +28,37 @@ bp = Blueprint("stats", __name__, url_prefix="/stats")
 
 TABLES = ("summary", "scores", "questions", "choices", "review")
 SESSION_TABLES = (*TABLES, "students")
+#: How the pages write a moment: the same digits in every language, in the app's time zone.
+MOMENT = "yyyy-MM-dd HH:mm"
+
+
+@bp.app_template_filter("share_percent")
+def share_percent(share: float, digits: int = 0) -> str:
+    """A share (0.583) as a percentage with ``digits`` decimals, as the page's language writes
+    it: "58.3%", or "58,3 %" in French. A pattern of one's own would lose the language's way of
+    placing the sign, so the language's own pattern is given the decimals."""
+    pattern = copy.copy(get_locale().percent_formats[None])
+    pattern.frac_prec = (digits, digits)
+    return format_percent(share, pattern)
+
+
+@bp.context_processor
+def _helpers() -> dict:
+    return {"session_state": session_state, "moment": MOMENT}
+
+
+def session_state(state: str) -> str:
+    """A classroom session's state as the pages name it."""
+    names = {
+        live.LOBBY: pgettext("session state", "lobby"),
+        live.QUESTION_OPEN: pgettext("session state", "question open"),
+        live.QUESTION_CLOSED: pgettext("session state", "question closed"),
+        live.REVEAL: pgettext("session state", "reveal"),
+        live.LEADERBOARD: pgettext("session state", "leaderboard"),
+        live.FINISHED: pgettext("session state", "finished"),
+        live.OPEN: pgettext("session state", "open"),
+    }
+    return names[state]
 
 
 @bp.get("/")
@@ -42,8 +82,11 @@ def _filtered(quiz: Quiz) -> tuple[StatisticsFilterForm, stats.Scope]:
     """The filter form from the query string, and the scope it selects (all plays if invalid)."""
     sessions = stats.sessions_visible_to(db.session, current_user.user, quiz)
     form = StatisticsFilterForm(request.args)
-    form.plays.choices = [("all", "All plays"), ("solo", "Solo play only")] + [
-        (f"session-{session.id}", f"Session {session.code}, {session.created_at:%Y-%m-%d %H:%M}")
+    form.plays.choices = [("all", _("All plays")), ("solo", _("Solo play only"))] + [
+        (
+            f"session-{session.id}",
+            _("Session %(code)s, %(created)s", code=session.code, created=format_datetime(session.created_at, MOMENT)),
+        )
         for session in sessions
     ]
     if not request.args or not form.validate():
@@ -89,7 +132,7 @@ def question_page(slug: str, revision_id: int):
 @role_required("teacher", "admin")
 def quiz_csv(slug: str, table: str):
     quiz = _quiz(slug)
-    _, scope = _filtered(quiz)
+    scope = _filtered(quiz)[1]
     figures = stats.quiz_stats(db.session, quiz, scope)
     return csv_response(stats.table_rows(figures, table), f"{quiz.slug}-{table}.csv")
 
@@ -98,8 +141,10 @@ def quiz_csv(slug: str, table: str):
 @role_required("teacher", "admin")
 def quiz_json(slug: str):
     quiz = _quiz(slug)
-    _, scope = _filtered(quiz)
-    return jsonify(stats.as_json(stats.quiz_stats(db.session, quiz, scope)))
+    scope = _filtered(quiz)[1]
+    # The API's document (see the module's docstring): review reasons and notes in English.
+    with force_locale("en"):
+        return jsonify(stats.as_json(stats.quiz_stats(db.session, quiz, scope)))
 
 
 # One classroom session --------------------------------------------------------------------------
@@ -139,8 +184,10 @@ def session_csv(session_id: int, table: str):
 @role_required("teacher", "admin")
 def session_json(session_id: int):
     session = _session(session_id)
-    document = stats.as_json(_session_figures(session))
-    document["students"] = stats.student_json(live.results(db.session, session))
+    # The API's document (see the module's docstring): review reasons and notes in English.
+    with force_locale("en"):
+        document = stats.as_json(_session_figures(session))
+        document["students"] = stats.student_json(live.results(db.session, session))
     return jsonify(document)
 
 
@@ -148,20 +195,24 @@ def session_json(session_id: int):
 
 
 def _charts(figures: stats.QuizStats) -> dict[str, charts.Chart]:
+    counts = _listing((bin.label, format_decimal(bin.attempts)) for bin in figures.histogram)
     histogram = charts.column_chart(
         "chart-scores",
-        "Scores of finished attempts",
-        "Number of finished attempts in each band of percent right: "
-        + "; ".join(f"{bin.label}: {bin.attempts}" for bin in figures.histogram) + ".",
+        _("Scores of finished attempts"),
+        _("Number of finished attempts in each band of percent right: %(counts)s.", counts=counts),
         [(bin.label, bin.attempts) for bin in figures.histogram],
     )
     # A poll has no right answer, so no facility: it has no bar here.
     scored = [item for item in figures.items if item.facility is not None]
+    shares = _listing(
+        (item.label, _("%(share)s (review)", share=format_percent(item.facility)) if item.reasons
+         else format_percent(item.facility))
+        for item in scored
+    )
     facility = charts.bar_chart(
         "chart-facility",
-        "Share of right answers per question",
-        "Facility of each question, flagged ones marked as needing review: "
-        + "; ".join(f"{item.label}: {item.facility:.0%}{' (review)' if item.reasons else ''}" for item in scored) + ".",
+        _("Share of right answers per question"),
+        _("Facility of each question, flagged ones marked as needing review: %(shares)s.", shares=shares),
         [(item.label, item.facility, "flagged" if item.reasons else "") for item in scored],
     )
     return {"scores": histogram, "facility": facility}
@@ -169,18 +220,22 @@ def _charts(figures: stats.QuizStats) -> dict[str, charts.Chart]:
 
 def _choice_chart(item: stats.ItemStats) -> charts.Chart:
     if item.tally is not None:  # a kind with its own tally: places, numbers, typed answers, votes
-        rows = item.tally.rows
-        return charts.bar_chart(
-            "chart-choices",
-            item.tally.caption,
-            "; ".join(f"{row.label}{' (correct)' if row.is_correct else ''}: {row.share:.0%}" for row in rows) + ".",
-            [(row.label, row.share, "correct" if row.is_correct else "") for row in rows],
-        )
+        rows = [(row.label, row.is_correct, row.share) for row in item.tally.rows]
+        title = item.tally.caption
+    else:
+        rows = [(choice.text, choice.is_correct, choice.share) for choice in item.choices]
+        title = _("Share of answers picking each choice")
     return charts.bar_chart(
         "chart-choices",
-        "Share of answers picking each choice",
-        "; ".join(
-            f"{choice.text}{' (correct)' if choice.is_correct else ''}: {choice.share:.0%}" for choice in item.choices
+        title,
+        _listing(
+            (_("%(answer)s (correct)", answer=label) if correct else label, format_percent(share))
+            for label, correct, share in rows
         ) + ".",
-        [(choice.text, choice.share, "correct" if choice.is_correct else "") for choice in item.choices],
+        [(label, share, "correct" if correct else "") for label, correct, share in rows],
     )
+
+
+def _listing(pairs: Iterable[tuple[str, str]]) -> str:
+    """A chart's figures for screen readers: "label: value; label: value"."""
+    return "; ".join(_("%(label)s: %(value)s", label=label, value=value) for label, value in pairs)

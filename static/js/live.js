@@ -11,6 +11,47 @@
 (function () {
   "use strict";
 
+  // The words of what this script draws, in English; the page gives them in its own language
+  // (data-text-* on the session's root, see templates/live/), "{name}" standing for a value.
+  var ENGLISH = {
+    progress: "Question {number} of {count}",
+    "seconds-left-one": "{n} s left",
+    "seconds-left-other": "{n} s left",
+    submit: "Submit answer",
+    choose: "Choose an answer.",
+    received: "Answer received",
+    waiting: "Waiting for the host to reveal the answer."
+  };
+
+  function text(name, values) {
+    var root = document.querySelector("[data-live-events]");
+    var template = (root && root.getAttribute("data-text-" + name)) || ENGLISH[name] || "";
+    return template.replace(/\{(\w+)\}/g, function (marker, key) {
+      return values && key in values ? String(values[key]) : marker;
+    });
+  }
+
+  // The page's words for ``count`` of a count ``name``: its "-one" or its "-other" text, as the
+  // page's language chooses (with English's rule where the browser knows no other).
+  function countText(name, count) {
+    var rules = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang || "en") : null;
+    var one = rules ? rules.select(count) === "one" : count === 1;
+    return text(name + (one ? "-one" : "-other"));
+  }
+
+  // Put ``count`` in ``container``'s sentence: the number in ``value`` (an element of it), the
+  // words around it from the page's texts. Without those, the number alone changes.
+  function showCount(container, value, name, count) {
+    value.textContent = String(count);
+    var template = countText(name, count);
+    if (!template || template.indexOf("{n}") === -1) { return; }
+    var around = template.split("{n}");
+    container.textContent = "";
+    container.appendChild(document.createTextNode(around[0]));
+    container.appendChild(value);
+    container.appendChild(document.createTextNode(around.slice(1).join("{n}")));
+  }
+
   var countdownTimer = null;
 
   function startCountdown() {
@@ -18,13 +59,18 @@
     var element = document.querySelector("[data-countdown]");
     if (!element) { return; }
     var endsAt = Date.now() + parseFloat(element.getAttribute("data-seconds-left")) * 1000;
+    var words = element.querySelector("[data-countdown-text]");
     var value = element.querySelector("[data-countdown-value]");
+    var shown = null;
     // The projector's bar shrinks smoothly; the seconds alone need only a few updates a second.
     var bar = element.querySelector("[data-countdown-bar]");
     function tick() {
       var exact = Math.max(0, (endsAt - Date.now()) / 1000);
       var left = Math.ceil(exact);
-      value.textContent = String(left);
+      if (left !== shown) {
+        shown = left;
+        showCount(words, value, "seconds-left", left);
+      }
       if (bar) {
         bar.value = exact;
         element.classList.toggle("urgent", left <= 5);
@@ -161,8 +207,9 @@
     legend.appendChild(element("h1", {}, question.prompt));
     fieldset.appendChild(legend);
     var timer = element("p", { "class": "countdown", "data-countdown": "", "data-seconds-left": String(question.seconds_left), role: "timer", "aria-live": "off" });
-    timer.appendChild(element("span", { "data-countdown-value": "" }, String(Math.ceil(question.seconds_left))));
-    timer.appendChild(document.createTextNode(" s left"));
+    var words = element("span", { "class": "countdown-text", "data-countdown-text": "" });
+    showCount(words, element("span", { "data-countdown-value": "" }), "seconds-left", Math.ceil(question.seconds_left));
+    timer.appendChild(words);
     fieldset.appendChild(timer);
     fieldset.appendChild(element("p", { "class": "hint" }, question.instruction));
     var list = element("ol", { "class": "choices" });
@@ -178,10 +225,10 @@
     });
     fieldset.appendChild(list);
     form.appendChild(fieldset);
-    form.appendChild(element("button", { type: "submit" }, "Submit answer"));
+    form.appendChild(element("button", { type: "submit" }, text("submit")));
     form.addEventListener("submit", submitAnswer);
 
-    var progress = element("p", { "class": "progress-label" }, "Question " + data.position + " of " + question.count);
+    var progress = element("p", { "class": "progress-label" }, text("progress", { number: data.position, count: question.count }));
     var meta = root.querySelector(".meta");
     root.textContent = "";
     if (meta) { root.appendChild(meta); }
@@ -198,7 +245,7 @@
     event.preventDefault();
     if (form.querySelector('input[name="choice"]') && !form.querySelector('input[name="choice"]:checked')) {
       var message = form.querySelector(".errors") || element("p", { "class": "errors", role: "alert" });
-      message.textContent = "Choose an answer.";
+      message.textContent = text("choose");
       form.querySelector("fieldset").appendChild(message);
       form.querySelector('input[name="choice"]').focus();
       return;
@@ -208,7 +255,7 @@
       .then(function (response) {
         // A redirect (opaque here) means the answer was recorded; anything else, show the server's page.
         if (response.type === "opaqueredirect" || response.status === 303) {
-          showStatus(root, "Answer received", "Waiting for the host to reveal the answer.");
+          showStatus(root, text("received"), text("waiting"));
         } else {
           redraw();
         }
@@ -253,7 +300,7 @@
     });
     source.addEventListener("answers", function (event) {
       var counter = document.querySelector("[data-answered]");
-      if (counter) { counter.textContent = event.data; }
+      if (counter) { showCount(counter.parentNode, counter, "answered", parseInt(event.data, 10)); }
     });
   });
 })();

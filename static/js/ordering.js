@@ -12,6 +12,15 @@
     return item.querySelector(".item-text").textContent;
   }
 
+  // A text of the list's data-text-<name> attribute, in the page's language, with its {item},
+  // {place} and {count} filled in; the English one when the page gives none.
+  function say(list, name, english, values) {
+    var text = list.getAttribute("data-text-" + name) || english;
+    return text.replace(/\{(\w+)\}/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
+    });
+  }
+
   // Each select takes the place its item now has; buttons at the ends are disabled.
   function renumber(list) {
     var all = items(list);
@@ -27,7 +36,8 @@
     var status = list.parentNode.querySelector("[data-ordering-status]");
     var all = items(list);
     if (status) {
-      status.textContent = "“" + textOf(item) + "” is now " + (all.indexOf(item) + 1) + " of " + all.length + ".";
+      status.textContent = say(list, "moved", "“{item}” is now {place} of {count}.",
+        { item: textOf(item), place: all.indexOf(item) + 1, count: all.length });
     }
   }
 
@@ -96,8 +106,8 @@
       place.setAttribute("aria-hidden", "true");
       var controls = document.createElement("span");
       controls.className = "moves";
-      controls.appendChild(button("up", "Move “" + text + "” up"));
-      controls.appendChild(button("down", "Move “" + text + "” down"));
+      controls.appendChild(button("up", say(list, "up", "Move “{item}” up", { item: text })));
+      controls.appendChild(button("down", say(list, "down", "Move “{item}” down", { item: text })));
       item.insertBefore(place, item.firstChild);
       item.insertBefore(handle, item.firstChild);
       item.appendChild(controls);

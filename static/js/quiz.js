@@ -27,11 +27,13 @@
         }
       });
     }
-    // Times in the reader's own time zone; the page gives them in UTC.
+    // Times in the reader's own time zone, written the way the page's language writes them; the
+    // page gives them in UTC.
+    var language = document.documentElement.lang || undefined;
     document.querySelectorAll("time[data-local-time]").forEach(function (time) {
       var when = new Date(time.getAttribute("datetime"));
       if (!isNaN(when)) {
-        time.textContent = when.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
+        time.textContent = when.toLocaleString(language, { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
       }
     });
     // A deadline is entered in the browser's own time zone unless the host picks another.

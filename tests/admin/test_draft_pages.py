@@ -125,7 +125,7 @@ def test_a_pasted_article_gives_a_review_form_with_every_draft_included(admin_cl
     for n in numbers:
         assert fields[f"questions-{n}-source"] in fields["text"]
         assert fields[f"questions-{n}-correct"]
-    assert f"{len(numbers)} questions drafted from\n    <cite>The Lighthouse of Port Elm</cite>" in page
+    assert f"{len(numbers)} questions drafted from <cite>The Lighthouse of Port Elm</cite>" in page
     assert new_quiz_questions(bundled) == []
 
 

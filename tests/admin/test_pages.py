@@ -141,7 +141,7 @@ def test_the_downloaded_bank_previews_as_changing_nothing(admin_client):
 
 def test_a_preview_shows_the_change_field_by_field_and_writes_nothing(admin_client, bundled):
     page = preview(admin_client, edited_bank(bundled)).get_data(as_text=True)
-    assert f"<strong>Questions</strong>: 0 added, 1 changed,\n        {BUNDLED_QUESTIONS - 1} unchanged, 0 retired" in page
+    assert f"<strong>Questions</strong>: 0 added, 1 changed, {BUNDLED_QUESTIONS - 1} unchanged, 0 retired" in page
     assert "streaming-service</code>: becomes revision 2" in page
     assert "According to the article, where can you stream Kiss &amp; Cry?" in page
     assert html.escape(EDITED_PROMPT) in page

@@ -6,6 +6,7 @@ import re
 
 from openapi_spec_validator import validate
 
+from quiz import stats
 from tests.api.conftest import API
 
 
@@ -131,3 +132,18 @@ def test_the_document_and_the_behaviour_agree_on_nicknames_days_and_integers(rin
         response = client.post(f"{API}/attempts/{attempt['id']}/questions/2/answer", headers=headers, data=raw,
                                content_type="application/json")
         assert response.status_code == 400
+
+
+def test_the_statistics_summary_documents_every_figure_the_pages_show(rink, client, make_token):
+    schemas = document(client)["components"]["schemas"]
+    summary = schemas["StatisticsSummary"]
+    assert summary["additionalProperties"] is False
+    returned = client.get(f"{API}/quizzes/rink/statistics", headers=make_token("teacher")).get_json()["summary"]
+    assert set(summary["required"]) == set(summary["properties"]) == set(returned)
+    assert {
+        "median_seconds", "timed_attempts", "untimed_attempts", "longest_answer_seconds", "reliability_status",
+        "reliability_min_attempts", "reliability_note", "min_answers_to_judge",
+    } <= set(summary["properties"])
+    assert summary["properties"]["reliability_status"]["enum"] == list(stats.RELIABILITY_STATUSES)
+    for name in ("reliability_status", "timed_attempts", "untimed_attempts", "longest_answer_seconds"):
+        assert summary["properties"][name]["description"], name

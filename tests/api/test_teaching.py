@@ -6,10 +6,11 @@ from datetime import timedelta
 
 import sqlalchemy as sa
 
-from quiz import accounts, tokens
+from quiz import accounts, stats, tokens
 from quiz.bank.loader import parse_bank
 from quiz.extensions import db
-from quiz.models import ApiToken, QuestionRevision, utcnow
+from quiz.models import Answer, ApiToken, Attempt, QuestionRevision, utcnow
+from quiz.web.language import COOKIE
 from tests.accounts.conftest import login
 from tests.api.conftest import API, act, bearer, correct_numbers
 
@@ -160,3 +161,78 @@ def test_a_questions_statistics_come_with_its_revision(rink, client, make_token,
     ).get_json()
     assert never["statistics"] is None
     assert client.get(f"{API}/quizzes/rink/statistics/questions/999", headers=headers).status_code == 404
+
+
+
+def play_solo(app, client, new_player, seconds: list[float]) -> None:
+    """A solo attempt on all three questions, answered right, and taking ``seconds`` to answer
+    each of them in turn."""
+    player = new_player()
+    attempt = client.post(f"{API}/quizzes/rink/attempts", headers=player, json={"length": "all"}).get_json()
+    for position in (1, 2, 3):
+        response = client.post(f"{API}/attempts/{attempt['id']}/questions/{position}/answer", headers=player,
+                               json={"choices": correct_numbers(app, attempt["id"], position)})
+        assert response.status_code == 200, response.get_json()
+    with app.app_context():
+        answers = db.session.scalars(
+            sa.select(Answer).join(Attempt, Attempt.id == Answer.attempt_id)
+            .where(Attempt.public_id == attempt["id"]).order_by(Answer.id)
+        ).all()
+        for answer, taken in zip(answers, seconds, strict=True):
+            answer.elapsed_ms = int(taken * 1000)
+        db.session.commit()
+
+
+def test_statistics_give_answering_times_and_why_reliability_is_not_shown(
+    rink, client, make_token, new_player, host_session
+):
+    headers = make_token("teacher", "ana")
+    empty = client.get(f"{API}/quizzes/rink/statistics", headers=headers).get_json()["summary"]
+    assert (empty["reliability_status"], empty["reliability_note"], empty["median_seconds"], empty["timed_attempts"]) == (
+        "no_attempts", None, None, 0
+    )
+
+    # 15 s and 20 s of answering, and an attempt with a question left open for over ten minutes.
+    for seconds in ([4, 6, 5], [5, 5, 10], [5, stats.INTERRUPTED_ANSWER_SECONDS + 100, 5]):
+        play_solo(rink, client, new_player, seconds)
+    summary = client.get(f"{API}/quizzes/rink/statistics", headers=headers).get_json()["summary"]
+    assert {key: summary[key] for key in [
+        "mean_seconds", "median_seconds", "timed_attempts", "untimed_attempts", "longest_answer_seconds",
+        "reliability_kr20", "reliability_length", "reliability_attempts", "reliability_status",
+        "reliability_min_attempts", "reliability_note", "min_answers_to_judge",
+    ]} == {
+        "mean_seconds": 17.5,
+        "median_seconds": 17.5,
+        "timed_attempts": 2,
+        "untimed_attempts": 1,
+        "longest_answer_seconds": stats.INTERRUPTED_ANSWER_SECONDS,
+        "reliability_kr20": None,
+        "reliability_length": 3,
+        "reliability_attempts": 3,
+        "reliability_status": "too_few_attempts",
+        "reliability_min_attempts": stats.MIN_ATTEMPTS_FOR_RELIABILITY,
+        "reliability_note": f"3 finished attempts of 3 questions so far: reliability is shown from "
+                            f"{stats.MIN_ATTEMPTS_FOR_RELIABILITY} such attempts.",
+        "min_answers_to_judge": stats.MIN_ANSWERS_TO_JUDGE,
+    }
+
+    # A session of one question: no reliability whatever the number of students.
+    session_id = play_session(rink, client, new_player, host_session, "ana")
+    by_session = client.get(f"{API}/sessions/{session_id}/statistics", headers=headers).get_json()["summary"]
+    assert (by_session["reliability_status"], by_session["reliability_note"]) == (
+        "too_short", "1 finished attempt of 1 question: reliability needs attempts of at least two questions."
+    )
+    assert (by_session["timed_attempts"], by_session["untimed_attempts"]) == (1, 0)
+
+
+def test_the_api_answers_in_english_whatever_language_the_caller_prefers(rink, client, make_token, new_player):
+    play_solo(rink, client, new_player, [4, 6, 5])
+    headers = make_token("teacher")
+    english = client.get(f"{API}/quizzes/rink/statistics", headers=headers).get_json()
+    assert english["summary"]["reliability_note"].startswith("1 finished attempt of 3 questions so far")
+    french = {**headers, "Accept-Language": "fr-CA"}
+    assert client.get(f"{API}/quizzes/rink/statistics", headers=french).get_json() == english
+    client.set_cookie(COOKIE, "fr_CA")
+    assert client.get(f"{API}/quizzes/rink/statistics", headers=french).get_json() == english
+    missing = client.get(f"{API}/sessions/99999", headers=french)
+    assert missing.status_code == 404 and missing.get_json()["error"]["message"] == "No session with this id is yours."

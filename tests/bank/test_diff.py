@@ -64,6 +64,7 @@ SCENARIOS = {
     "question added": (bank_text("sky"), bank_text("sky", "sunny")),
     "article text moved the quotes": (bank_text("sky", "grass"), SKY_ARTICLE_EDITED + QUESTIONS["sky"] + QUESTIONS["grass"]),
     "quiz settings": (bank_text("sky"), bank_text("sky").replace("    article: sky\n", "    article: sky\n    settings: {time_limit: 45}\n")),
+    "quiz language": (bank_text("sky"), bank_text("sky").replace("    article: sky\n", "    article: sky\n    language: fr\n")),
     "everything replaced": (bank_text("sky", "grass"), OTHER_QUIZ),
 }
 

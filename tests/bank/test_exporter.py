@@ -33,6 +33,7 @@ quizzes:
   - id: weather
     title: Weather
     article: sky
+    language: fr-CA
 questions:
   - id: sunny
     quiz: weather
@@ -84,7 +85,8 @@ def test_the_export_is_the_bank_in_file_order_with_each_kind_in_its_own_shape(ap
                 "settings": {"questions_per_attempt": 2, "shuffle_choices": False, "time_limit": 20},
             },
             {
-                "id": "weather", "title": "Weather", "article": "sky",
+                # English, the default, is left out; any other language is written.
+                "id": "weather", "title": "Weather", "language": "fr-CA", "article": "sky",
                 "settings": {"questions_per_attempt": 10, "shuffle_choices": True, "time_limit": 30},
             },
         ],

@@ -511,3 +511,14 @@ def question_with(text: str, field: str, line: str) -> str:
     if not pattern.search(text):
         return text  # already removed by an earlier breakage
     return pattern.sub(lambda match: f"{match[1]}{line}\n" if line else ("  - " if match[1] == "  - " else ""), text, count=1)
+
+
+def test_a_quiz_names_the_language_of_its_texts(write_bank):
+    bank = load_bank(write_bank(HEADER.replace("    article: a\n", "    article: a\n    language: fr-CA\n") + QUESTION))
+    assert [quiz.language for quiz in bank.quizzes] == ["fr-CA"]
+    assert [quiz.language for quiz in load_bank(write_bank(HEADER + QUESTION)).quizzes] == ["en"]
+
+
+def test_a_language_that_is_no_language_tag_is_refused(write_bank):
+    path = write_bank(HEADER.replace("    article: a\n", "    article: a\n    language: French\n") + QUESTION)
+    assert errors_of(path) == [f"{path}:10:5: quizzes[0].language: must be a language tag such as 'en', 'fr' or 'fr-CA'"]

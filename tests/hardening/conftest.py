@@ -110,6 +110,7 @@ def site(bundled) -> Site:
                 sa.select(Question.current_revision_id).where(Question.slug == QUESTION_SLUG)
             ),
             "action": "retire",
+            "locale": "fr_CA",
             "name": "gift",
             "table": "summary",
             "filename": "css/quiz.css",

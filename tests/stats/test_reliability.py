@@ -47,7 +47,11 @@ def test_below_the_minimum_no_coefficient_but_how_many_attempts_there_are(quiz, 
         f"5 finished attempts of 3 questions so far: reliability is shown from "
         f"{stats.MIN_ATTEMPTS_FOR_RELIABILITY} such attempts."
     )
-    assert stats.as_json(figures)["summary"]["reliability_kr20"] is None
+    summary = stats.as_json(figures)["summary"]
+    assert (summary["reliability_kr20"], summary["reliability_status"], summary["reliability_min_attempts"]) == (
+        None, "too_few_attempts", stats.MIN_ATTEMPTS_FOR_RELIABILITY
+    )
+    assert summary["reliability_note"] == figures.reliability_note
     page = summary_markup(figures)
     assert "reliability is shown from 30 such attempts" in page
     assert '<dt>Reliability (KR-20)</dt><dd><span class="note">5 finished' in page  # a sentence, no number or dash
@@ -59,6 +63,7 @@ def test_the_minimum_is_a_threshold_the_caller_can_set(quiz, play_attempt):
     assert stats.quiz_stats(db.session, quiz, min_attempts_for_reliability=5).reliability is None
     at_four = stats.quiz_stats(db.session, quiz, min_attempts_for_reliability=4)
     assert at_four.reliability == pytest.approx(3 / 11) and at_four.reliability_note is None
+    assert (at_four.reliability_status, at_four.reliability_min_attempts) == (stats.RELIABILITY_SHOWN, 4)
     assert "over 4 attempts of 3 questions" in summary_markup(at_four)
 
 
@@ -71,6 +76,7 @@ def test_a_negative_coefficient_says_what_it_means(quiz, play_attempt):
     assert figures.reliability_attempts == stats.MIN_ATTEMPTS_FOR_RELIABILITY
     assert figures.reliability == pytest.approx(-3.0)
     assert figures.reliability_note.startswith("Below zero: on these attempts the questions do not measure one thing")
+    assert figures.reliability_status == stats.RELIABILITY_NEGATIVE
     page = summary_markup(figures)
     assert "-3.00" in page and "Below zero" in page
     assert stats.as_json(figures)["summary"]["reliability_kr20"] == -3.0
@@ -81,7 +87,7 @@ def test_scores_all_equal_say_why_there_is_no_coefficient(quiz, play_attempt):
     for pattern in ("100", "010", "001"):
         play_pattern(play_attempt, pattern, times=10)
     figures = stats.quiz_stats(db.session, quiz)
-    assert figures.reliability is None
+    assert (figures.reliability, figures.reliability_status) == (None, stats.RELIABILITY_SAME_SCORES)
     assert figures.reliability_note == (
         "All 30 finished attempts of 3 questions have the same score, so reliability cannot be computed: "
         "the scores do not tell players apart."
@@ -94,6 +100,7 @@ def test_a_plain_coefficient_has_no_note(quiz, play_attempt):
         play_pattern(play_attempt, pattern, times)
     figures = stats.quiz_stats(db.session, quiz)
     assert 0 < figures.reliability <= 1 and figures.reliability_note is None
+    assert figures.reliability_status == stats.RELIABILITY_SHOWN
     assert "over 30 attempts of 3 questions" in summary_markup(figures)
 
 
@@ -103,12 +110,13 @@ def test_above_one_is_not_shown_as_a_reliability():
     lengths = {(2, 2): 10, (1, 2): 20, (0, 2): 10}
     figures = stats.reliability(lengths, [item(1.0), item(1.0), item(0.0), item(0.0)])
     assert figures.coefficient is None and (figures.length, figures.attempts) == (2, 40)
+    assert figures.status == stats.RELIABILITY_ABOVE_ONE
     assert figures.note.startswith("Above 1, which a reliability cannot be")
 
 
 def test_attempts_of_one_question_have_no_reliability():
     figures = stats.reliability({(1, 1): 20, (0, 1): 20}, [item(0.5)])
-    assert figures.coefficient is None
+    assert (figures.coefficient, figures.status) == (None, stats.RELIABILITY_TOO_SHORT)
     assert figures.note == "40 finished attempts of 1 question: reliability needs attempts of at least two questions."
 
 
@@ -125,4 +133,5 @@ def test_polls_do_not_water_down_the_item_variance():
 def test_no_attempts_no_note(quiz):
     figures = stats.quiz_stats(db.session, quiz)
     assert (figures.reliability, figures.reliability_length, figures.reliability_note) == (None, None, None)
+    assert figures.reliability_status == stats.RELIABILITY_NO_ATTEMPTS
     assert "<dt>Reliability (KR-20)</dt><dd>–</dd>" in summary_markup(figures)

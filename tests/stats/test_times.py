@@ -58,7 +58,10 @@ def test_solo_answering_time_leaves_out_reading_feedback_and_interrupted_attempt
         median_seconds=17.5, mean_seconds=17.5, attempts=2, left_out=1,
         longest_answer_seconds=stats.INTERRUPTED_ANSWER_SECONDS,
     )
-    assert stats.summary_json(figures)["mean_seconds"] == 17.5
+    summary = stats.summary_json(figures)
+    assert (summary["mean_seconds"], summary["median_seconds"]) == (17.5, 17.5)
+    assert (summary["timed_attempts"], summary["untimed_attempts"]) == (2, 1)
+    assert summary["longest_answer_seconds"] == stats.INTERRUPTED_ANSWER_SECONDS
 
 
 def test_an_answer_just_within_the_limit_is_timed(quiz):

@@ -189,7 +189,7 @@ def test_a_student_who_joins_again_keeps_their_place_and_points(bundled, host):
     _, again = join(bundled, code, "Someone else", ana)
     assert again.status_code == 303 and again.location == f"/live/{session_id}"
     page = phone_page(ana, session_id)
-    assert "You are <strong>Ana</strong> · 0 points" in page and "Answer received" in page
+    assert "You are <strong>Ana</strong> · 0 points" in page and "<h1>Answer received</h1>" in page
     press(host, session_id, "close")
     press(host, session_id, "reveal")
     page = phone_page(ana, session_id)
@@ -315,7 +315,7 @@ def test_a_whole_host_paced_game(bundled, host):
     assert answered_on_host(host_page(host, session_id)) == (2, 3)
     assert answers_of(bundled, "Ana") == 1
     waiting = phone_page(ana, session_id)
-    assert "Answer received" in waiting and 'name="choice"' not in waiting
+    assert "<h1>Answer received</h1>" in waiting and 'name="choice"' not in waiting
     assert_no_correctness(waiting)
 
     press(host, session_id, "close")

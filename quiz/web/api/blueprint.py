@@ -22,7 +22,8 @@ api = Api(
         "sent the same way.\n\n"
         "Cookies are never read, so no CSRF token is needed. Every error has the shape "
         '`{"error": {"status": 404, "code": "not_found", "message": "..."}}`, with `details` '
-        "listing field errors on a 422."
+        "listing field errors on a 422. Messages, review reasons and notes are in English, whatever the "
+        "request's Accept-Language."
     ),
     tags=[
         {"name": "quizzes", "description": "The quizzes in play and their leaderboards; no token needed."},

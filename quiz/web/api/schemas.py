@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictFloat, model_validator
 
-from quiz import live, nicknames
+from quiz import live, nicknames, stats
 from quiz.bank.schema import DIFFICULTIES
 from quiz.formats import exporters
 from quiz.kinds import KINDS
@@ -30,6 +30,7 @@ Timestamp = Annotated[datetime, AfterValidator(_utc)]
 Kind = Literal[tuple(KINDS)]  # type: ignore[valid-type]
 Difficulty = Literal[DIFFICULTIES]  # type: ignore[valid-type]
 State = Literal[live.STATES]  # type: ignore[valid-type]
+ReliabilityStatus = Literal[stats.RELIABILITY_STATUSES]  # type: ignore[valid-type]
 #: Choice numbers, as shown; a question has at most six choices.
 ChoiceNumber = Annotated[int, Field(ge=1, le=6)]
 #: Item numbers of an ordering question, as shown; it has at most eight.
@@ -564,10 +565,44 @@ class StatisticsSummary(_Out):
     mean_percent: float | None
     median_percent: float | None
     sd_percent: float | None
-    reliability_kr20: float | None
-    reliability_length: int | None
-    reliability_attempts: int
-    mean_seconds: float | None
+    reliability_kr20: float | None = Field(
+        description="KR-20 over the finished attempts of the most common length; null when not shown "
+        "(see `reliability_status`)."
+    )
+    reliability_length: int | None = Field(
+        description="The number of questions of the attempts reliability is computed for: the most common length."
+    )
+    reliability_attempts: int = Field(description="Finished attempts of that length.")
+    reliability_status: ReliabilityStatus = Field(
+        description="Whether reliability is shown, and if not why: `shown`; `negative`, shown with a note on what "
+        "a coefficient below zero means; `no_attempts`, no finished attempt; `too_short`, attempts of one "
+        "question; `too_few_attempts`, fewer than `reliability_min_attempts` attempts of that length; "
+        "`same_scores`, every such attempt has the same score; `above_one`, not shown since attempts were "
+        "asked different questions and the scores differ by which ones more than by who answered."
+    )
+    reliability_min_attempts: int = Field(description="Fewest attempts of that length for reliability to be shown.")
+    reliability_note: str | None = Field(
+        description="In words, why reliability is not shown or what a negative one means; null otherwise."
+    )
+    mean_seconds: float | None = Field(
+        description="Mean answering time of the timed attempts: each answer's time from its question shown "
+        "(or opened in a classroom session) to the answer, summed over the attempt."
+    )
+    median_seconds: float | None = Field(description="Median answering time of the timed attempts.")
+    timed_attempts: int = Field(
+        description="Finished attempts that answered every question, none left open longer than "
+        "`longest_answer_seconds`: those whose answering times count."
+    )
+    untimed_attempts: int = Field(
+        description="Finished attempts left out of the answering times, for skipping a question or leaving one "
+        "open too long."
+    )
+    longest_answer_seconds: int = Field(
+        description="The longest an answer may take before its attempt counts as interrupted and is not timed."
+    )
+    min_answers_to_judge: int = Field(
+        description="Questions with fewer answers are listed but not judged: their `reasons` stay empty."
+    )
 
 
 class ScoreBin(_Out):

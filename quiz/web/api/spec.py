@@ -20,6 +20,7 @@ from typing import Any
 
 import pydantic_core
 from flask import Blueprint, Response, jsonify, request
+from flask_babel import force_locale
 from pydantic import BaseModel, ValidationError
 from pydantic.json_schema import models_json_schema
 
@@ -203,6 +204,12 @@ class Api:
         return decorator
 
     def _call(self, operation: Operation, view: Callable, path_values: dict[str, Any]) -> Response:
+        # The API speaks English whatever the caller's Accept-Language: the messages the domain
+        # builds for the pages (refusals, review reasons, notes) come out as the API documents them.
+        with force_locale("en"):
+            return self._respond(operation, view, path_values)
+
+    def _respond(self, operation: Operation, view: Callable, path_values: dict[str, Any]) -> Response:
         # Who is asking comes first: a caller without a valid token learns nothing, not even
         # whether an id exists.
         kwargs = dict(path_values)

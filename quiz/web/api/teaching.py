@@ -148,7 +148,8 @@ def _scope(quiz: Quiz, token: ApiToken, query: schemas.StatisticsFilter) -> stat
 )
 def get_quiz_statistics(quiz_id: str, token: ApiToken, query: schemas.StatisticsFilter):
     """The figures of `/stats/quiz/{quiz_id}.json`: facility, discrimination, choices, scores,
-    reliability, and the questions to review. `session_id` must be a session the account may see."""
+    reliability (or why it is not shown), answering times, and the questions to review.
+    `session_id` must be a session the account may see."""
     quiz = quiz_or_404(quiz_id)
     return schemas.QuizStatistics.model_validate(stats.as_json(stats.quiz_stats(db.session, quiz, _scope(quiz, token, query))))
 

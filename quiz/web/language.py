@@ -1,0 +1,112 @@
+"""The language of the pages: English or Canadian French.
+
+A page's language is, in this order: the one its visitor chose with the switcher at the foot of
+every page (kept in a cookie), the language of the quiz it shows (``language: fr`` in the bank,
+see :func:`show_quiz_in`), the browser's Accept-Language, and English.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import flask_babel
+from flask import Blueprint, Flask, Response, current_app, g, has_request_context, redirect, request, url_for
+from werkzeug.exceptions import NotFound
+
+from quiz.extensions import babel
+from quiz.web.redirects import local_path
+
+#: Babel's name of each language the pages come in -> its name in itself, as the switcher says it.
+LANGUAGES = {"en": "English", "fr_CA": "Français"}
+DEFAULT = "en"
+#: Where the catalogs are: quiz/translations/<locale>/LC_MESSAGES/messages.po (and .mo).
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+COOKIE = "quiz_language"
+#: A choice made once holds for a year, like the player's own cookie.
+COOKIE_LIFETIME = 365 * 24 * 3600
+
+bp = Blueprint("language", __name__)
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    # Times are stored in UTC and shown in the app's own zone, as the hosting form asks for them.
+    app.config.setdefault("BABEL_DEFAULT_TIMEZONE", app.config["TIME_ZONE"])
+    babel.init_app(app, locale_selector=select_locale)
+    # {% trans %} blocks are written over several lines; their messages should not carry that.
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
+    app.jinja_env.globals.update(html_lang=html_lang, languages=switcher_languages)
+    app.after_request(_name_the_language)
+    app.register_blueprint(bp)
+
+
+def locale_for(tag: str | None) -> str | None:
+    """The locale a language tag ("fr", "fr-CA", "fr_FR", "en-GB") is shown in, if any."""
+    if not tag:
+        return None
+    primary = tag.replace("-", "_").split("_")[0].lower()
+    return {"en": "en", "fr": "fr_CA"}.get(primary)
+
+
+def select_locale() -> str:
+    if not has_request_context():
+        return DEFAULT  # a command, or domain code run outside a request: English
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    shown = locale_for(g.get("quiz_language"))
+    if shown:
+        return shown
+    # The browser's languages from the most preferred: the first the app speaks in any
+    # variety wins ("fr-FR" finds Canadian French; "de, fr;q=0.5" too).
+    for tag, quality in request.accept_languages:
+        locale = locale_for(tag)
+        if locale and quality > 0:
+            return locale
+    return DEFAULT
+
+
+def show_quiz_in(language: str) -> None:
+    """Show this request's page in its quiz's language, unless the visitor chose one.
+
+    Views call it before rendering; the locale already worked out for the request (a message
+    may have been translated before the quiz was known) is forgotten.
+    """
+    g.quiz_language = language
+    flask_babel.refresh()
+
+
+def html_lang() -> str:
+    """The page's language as HTML's ``lang`` and HTTP's Content-Language name it ("fr-CA")."""
+    return str(flask_babel.get_locale() or DEFAULT).replace("_", "-")
+
+
+def switcher_languages() -> list[tuple[str, str, str]]:
+    """The other languages, for the switcher: (locale, its name in itself, its ``lang``)."""
+    current = str(flask_babel.get_locale() or DEFAULT)
+    return [(locale, name, locale.replace("_", "-")) for locale, name in LANGUAGES.items() if locale != current]
+
+
+@bp.get("/language/<locale>")
+def choose(locale: str):
+    """Keep the visitor's language in a cookie and go back to the page they were on.
+
+    A link rather than a form: choosing a language changes nothing but how pages read, so it
+    needs no CSRF token, and every page can offer it without starting a session.
+    """
+    if locale not in LANGUAGES:
+        raise NotFound()
+    response = redirect(local_path(request.args.get("next")) or url_for("play.home"), 303)
+    response.set_cookie(
+        COOKIE, locale, max_age=COOKIE_LIFETIME, httponly=True, samesite="Lax",
+        secure=current_app.config["SESSION_COOKIE_SECURE"],
+    )
+    return response
+
+
+def _name_the_language(response: Response) -> Response:
+    if response.mimetype == "text/html":
+        response.headers.setdefault("Content-Language", html_lang())
+        response.vary.add("Accept-Language")
+    return response
