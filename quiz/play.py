@@ -303,6 +303,8 @@ class Turn:
     public_id: str
     quiz_id: int
     quiz_slug: str
+    #: The language of the quiz's texts (see quiz.web.language).
+    quiz_language: str
     article_id: int
     #: Set for an attempt that belongs to a classroom session, with that session's pacing,
     #: state and deadline.
@@ -357,7 +359,7 @@ _answer = Answer.__table__
 _live_session = LiveSession.__table__
 _TURN_QUERY = (
     sa.select(
-        _attempt.c.id, _attempt.c.quiz_id, _quiz.c.slug, _quiz.c.article_id,
+        _attempt.c.id, _attempt.c.quiz_id, _quiz.c.slug, _quiz.c.language, _quiz.c.article_id,
         _attempt.c.live_session_id, _live_session.c.pacing, _live_session.c.state, _live_session.c.deadline,
         _attempt.c.question_count, _attempt.c.scored_count, _attempt.c.answered_count, _attempt.c.finished_at,
         _attempt.c.shuffle_seed, _attempt.c.shuffle_choices,
@@ -387,7 +389,7 @@ def turn(session: so.Session, public_id: str, token: str | None, position: int) 
     ).first()
     if row is None:
         return None
-    (attempt_id, quiz_id, quiz_slug, article_id, live_session_id, pacing, state, deadline, question_count,
+    (attempt_id, quiz_id, quiz_slug, quiz_language, article_id, live_session_id, pacing, state, deadline, question_count,
      scored_count, answered_count, finished_at, seed, shuffle, question_id, question_slug, revision_id, created_at,
      shown_at, *answer) = row
     revision = revisions.revision_data(session, revision_id, created_at) if revision_id is not None else None
@@ -395,7 +397,7 @@ def turn(session: so.Session, public_id: str, token: str | None, position: int) 
         revisions.shown_order(revision, seed=seed, question_id=question_id, shuffle=shuffle) if revision else ()
     )
     return Turn(
-        attempt_id, public_id, quiz_id, quiz_slug, article_id, live_session_id, pacing, state, deadline,
+        attempt_id, public_id, quiz_id, quiz_slug, quiz_language, article_id, live_session_id, pacing, state, deadline,
         question_count, scored_count, answered_count, finished_at, position, question_id, question_slug, revision,
         shown_at, order, AnswerData(*answer) if answer[0] is not None else None,
     )

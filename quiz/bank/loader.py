@@ -6,6 +6,7 @@ returns nothing unless the whole file is sound.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import gc
 import hashlib
@@ -441,6 +442,9 @@ class _Resolver:
             if index in repeats or content is None or quotes is None or quiz_slug not in quizzes:
                 continue
             positions[quiz_slug] = position = positions.get(quiz_slug, -1) + 1
+            worded = KINDS[spec.kind].fixed_choices_in(quizzes[quiz_slug].language)
+            if worded:
+                content = dataclasses.replace(content, choices=tuple(zip(worded, (correct for _text, correct in content.choices))))
             questions.append(
                 BankQuestion(
                     slug=spec.id, quiz_slug=quiz_slug, position=position, kind=spec.kind,

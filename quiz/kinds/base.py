@@ -170,8 +170,16 @@ class Kind:
     choices_field: ClassVar[str | None] = None
     #: The choices every question of this kind has, which authors leave out (True, False).
     fixed_choices: ClassVar[tuple[str, ...] | None] = None
+    #: Those choices in the words of other languages a quiz may be written in (by primary
+    #: language subtag): they are the question's text, shown in the quiz's language.
+    fixed_choices_by_language: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: Interchange formats (names in :data:`quiz.formats.FORMATS`) that can carry the kind.
     formats: ClassVar[frozenset[str]] = frozenset({"yaml", "csv"})
+
+    def fixed_choices_in(self, language: str) -> tuple[str, ...] | None:
+        """:attr:`fixed_choices` in a quiz's ``language`` (a BCP 47 tag), English otherwise."""
+        primary = language.split("-")[0].lower()
+        return self.fixed_choices_by_language.get(primary, self.fixed_choices)
 
     @property
     def instruction(self) -> str:

@@ -162,6 +162,7 @@ class TrueFalseKind(ChoiceKind):
     fields = frozenset({"choices", "correct"})
     choices_field = None
     fixed_choices = ("True", "False")
+    fixed_choices_by_language = {"fr": ("Vrai", "Faux")}
 
     def check(self, spec: Any, report: Report) -> Content | None:
         fixed = self.fixed_choices

@@ -1,8 +1,9 @@
 """The language of the pages: English or Canadian French.
 
 A page's language is, in this order: the one its visitor chose with the switcher at the foot of
-every page (kept in a cookie), the language of the quiz it shows (``language: fr`` in the bank,
-see :func:`show_quiz_in`), the browser's Accept-Language, and English.
+every page (kept in a cookie), the browser's Accept-Language, the language of the quiz it shows
+(``language: fr`` in the bank, see :func:`show_quiz_in`), and English. A quiz's texts are in
+its own language whatever the page's: :func:`content_lang` marks them where the two differ.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import flask_babel
 from flask import Blueprint, Flask, Response, current_app, g, has_request_context, redirect, request, url_for
+from markupsafe import Markup
 from werkzeug.exceptions import NotFound
 
 from quiz.extensions import babel
@@ -36,7 +38,7 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     # {% trans %} blocks are written over several lines; their messages should not carry that.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
-    app.jinja_env.globals.update(html_lang=html_lang, languages=switcher_languages)
+    app.jinja_env.globals.update(html_lang=html_lang, languages=switcher_languages, content_lang=content_lang)
     app.after_request(_name_the_language)
     app.register_blueprint(bp)
 
@@ -55,20 +57,18 @@ def select_locale() -> str:
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    shown = locale_for(g.get("quiz_language"))
-    if shown:
-        return shown
     # The browser's languages from the most preferred: the first the app speaks in any
     # variety wins ("fr-FR" finds Canadian French; "de, fr;q=0.5" too).
     for tag, quality in request.accept_languages:
         locale = locale_for(tag)
         if locale and quality > 0:
             return locale
-    return DEFAULT
+    return locale_for(g.get("quiz_language")) or DEFAULT
 
 
 def show_quiz_in(language: str) -> None:
-    """Show this request's page in its quiz's language, unless the visitor chose one.
+    """This request's page shows a quiz in ``language``: the page is in it unless the visitor
+    or the browser names a language of the app, and the quiz's texts are marked with it.
 
     Views call it before rendering; the locale already worked out for the request (a message
     may have been translated before the quiz was known) is forgotten.
@@ -80,6 +80,22 @@ def show_quiz_in(language: str) -> None:
 def html_lang() -> str:
     """The page's language as HTML's ``lang`` and HTTP's Content-Language name it ("fr-CA")."""
     return str(flask_babel.get_locale() or DEFAULT).replace("_", "-")
+
+
+def content_lang(language: str | None = None) -> Markup:
+    """A ``lang`` attribute for a quiz's texts, where they are in another language than the page
+    (an English quiz on a French page): screen readers then read each in its own voice.
+
+    ``language`` defaults to that of the quiz the page shows (:func:`show_quiz_in`).
+    """
+    language = language or g.get("quiz_language")
+    if not language or _primary(language) == _primary(str(flask_babel.get_locale() or DEFAULT)):
+        return Markup("")
+    return Markup(' lang="%s"') % language
+
+
+def _primary(tag: str) -> str:
+    return tag.replace("_", "-").split("-")[0].lower()
 
 
 def switcher_languages() -> list[tuple[str, str, str]]:

@@ -29,6 +29,7 @@ from quiz.kinds import KINDS
 from quiz.models import LivePlayer, LiveSession
 from quiz.web.auth import role_required
 from quiz.web.csvfile import csv_response
+from quiz.web.language import show_quiz_in
 from quiz.web.players import current_player, player_token
 from quiz.web.stats import MOMENT, session_state
 from quiz.web.transaction import keep_writes
@@ -103,6 +104,7 @@ def new_session(slug: str):
 @role_required("teacher", "admin")
 def host_screen(session_id: int):
     session = _hosted(session_id)
+    show_quiz_in(session.quiz.language)
     screen = live.screen(db.session, session)
     _keep_due_changes(screen)
     return render_template(
@@ -156,6 +158,7 @@ def qr_code(session_id: int):
 @role_required("teacher", "admin")
 def host_results(session_id: int):
     session = _hosted(session_id)
+    show_quiz_in(session.quiz.language)
     return render_template("live/results.html", results=live.results(db.session, session))
 
 
@@ -272,6 +275,7 @@ def student_screen(session_id: int):
 
 def _student_page(session: LiveSession, member: LivePlayer, *, error: str | None = None, submitted=None,
                   status: int = 200):
+    show_quiz_in(session.quiz.language)
     view = live.student_screen(db.session, session, member)
     _keep_due_changes(view.screen)
     return render_template(

@@ -10,6 +10,7 @@ from quiz.extensions import db
 from quiz.forms import ConfirmForm, NicknameForm, StartAttemptForm
 from quiz.models import Attempt
 from quiz.web.players import current_player, player_token
+from quiz.web.language import show_quiz_in
 from quiz.web.redirects import local_path
 from quiz.web.transaction import keep_writes
 
@@ -24,6 +25,7 @@ def home():
 @bp.get("/quizzes/<slug>")
 def quiz(slug: str):
     quiz = play.quiz_by_slug(db.session, slug) or abort(404)
+    show_quiz_in(quiz.language)
     return _render_quiz(quiz, StartAttemptForm())
 
 
@@ -48,6 +50,7 @@ def _render_quiz(quiz, form: StartAttemptForm, status: int = 200):
 @bp.post("/quizzes/<slug>/attempts")
 def start(slug: str):
     quiz = play.quiz_by_slug(db.session, slug) or abort(404)
+    show_quiz_in(quiz.language)
     form = StartAttemptForm()
     if not form.validate():
         return _render_quiz(quiz, form, 422)
@@ -89,6 +92,7 @@ def resume(public_id: str):
 def question(public_id: str, position: int):
     # The busiest page: one query (play.turn), nothing loaded through the ORM.
     turn = play.turn(db.session, public_id, player_token(), position) or abort(404)
+    show_quiz_in(turn.quiz_language)
     if turn.session_pacing == live.HOST_PACED:  # answered on the live screen, with the class
         return redirect(url_for("live.student_screen", session_id=turn.live_session_id), 303)
     if turn.question_id is None:
@@ -128,6 +132,7 @@ def results(public_id: str):
     attempt = _owned_attempt(public_id)
     if attempt.finished_at is None:
         return _continue(attempt)
+    show_quiz_in(attempt.quiz.language)
     return render_template(
         "play/results.html",
         results=play.results(db.session, attempt),
@@ -154,6 +159,7 @@ def retry(public_id: str):
 @bp.get("/quizzes/<slug>/leaderboard")
 def leaderboard(slug: str):
     quiz = play.quiz_by_slug(db.session, slug) or abort(404)
+    show_quiz_in(quiz.language)
     player = current_player()
     best = play.personal_best(db.session, quiz, player)
     return render_template(
