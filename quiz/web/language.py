@@ -38,6 +38,13 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     # {% trans %} blocks are written over several lines; their messages should not carry that.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
+    # Flask-Babel looks the request's catalog up anew for every message, through several context
+    # lookups, and Jinja's own gettext passes each message through two context calls: a page's
+    # dozens of messages cost more than its query. These do what Jinja's "newstyle" gettext
+    # does (the message is markup, its values are escaped into it), on a catalog looked up once.
+    app.jinja_env.globals.update(
+        _=_gettext, gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, npgettext=_npgettext,
+    )
     app.jinja_env.globals.update(html_lang=html_lang, languages=switcher_languages, content_lang=content_lang)
     app.after_request(_name_the_language)
     app.register_blueprint(bp)
@@ -74,12 +81,47 @@ def show_quiz_in(language: str) -> None:
     may have been translated before the quiz was known) is forgotten.
     """
     g.quiz_language = language
+    g.pop("page_locale", None)
+    g.pop("page_catalog", None)
     flask_babel.refresh()
+
+
+def page_locale() -> str:
+    """The request's locale ("fr_CA"), worked out once."""
+    locale = g.get("page_locale")
+    if locale is None:
+        locale = g.page_locale = str(flask_babel.get_locale() or DEFAULT)
+    return locale
+
+
+def _catalog():
+    catalog = g.get("page_catalog")
+    if catalog is None:
+        catalog = g.page_catalog = flask_babel.get_translations()
+    return catalog
+
+
+def _gettext(message: str, /, **values) -> Markup:
+    return Markup(_catalog().ugettext(message)) % values
+
+
+def _ngettext(singular: str, plural: str, count: int, /, **values) -> Markup:
+    values.setdefault("num", count)
+    return Markup(_catalog().ungettext(singular, plural, count)) % values
+
+
+def _pgettext(context: str, message: str, /, **values) -> Markup:
+    return Markup(_catalog().upgettext(context, message)) % values
+
+
+def _npgettext(context: str, singular: str, plural: str, count: int, /, **values) -> Markup:
+    values.setdefault("num", count)
+    return Markup(_catalog().unpgettext(context, singular, plural, count)) % values
 
 
 def html_lang() -> str:
     """The page's language as HTML's ``lang`` and HTTP's Content-Language name it ("fr-CA")."""
-    return str(flask_babel.get_locale() or DEFAULT).replace("_", "-")
+    return page_locale().replace("_", "-")
 
 
 def content_lang(language: str | None = None) -> Markup:
@@ -89,7 +131,7 @@ def content_lang(language: str | None = None) -> Markup:
     ``language`` defaults to that of the quiz the page shows (:func:`show_quiz_in`).
     """
     language = language or g.get("quiz_language")
-    if not language or _primary(language) == _primary(str(flask_babel.get_locale() or DEFAULT)):
+    if not language or _primary(language) == _primary(page_locale()):
         return Markup("")
     return Markup(' lang="%s"') % language
 
@@ -100,7 +142,7 @@ def _primary(tag: str) -> str:
 
 def switcher_languages() -> list[tuple[str, str, str]]:
     """The other languages, for the switcher: (locale, its name in itself, its ``lang``)."""
-    current = str(flask_babel.get_locale() or DEFAULT)
+    current = page_locale()
     return [(locale, name, locale.replace("_", "-")) for locale, name in LANGUAGES.items() if locale != current]
 
 
