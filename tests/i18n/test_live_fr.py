@@ -78,11 +78,11 @@ def test_the_projector_reads_in_french_with_counts_worded_by_number(bundled):
     lobby = french(host, f"/host/sessions/{session_id}")
     assert re.search(r'<h1>Rejoignez la séance sur <span class="join-url">[^<]+/join</span></h1>', lobby)
     assert f'aria-label="Code de la séance {" ".join(code)}"' in lobby
-    assert "0 élève a rejoint la séance" in lobby
+    assert "0 élève présent" in lobby
     assert f"Touches{NBSP}:" in lobby and "lancer" in lobby
     ana = joined(bundled, code, "Ana", session_id)
     joined(bundled, code, "Ben", session_id)
-    assert "2 élèves ont rejoint la séance" in french(host, f"/host/sessions/{session_id}")
+    assert "2 élèves présents" in french(host, f"/host/sessions/{session_id}")
 
     press(host, session_id, "start")
     submit(ana, session_id, 1)
@@ -120,6 +120,6 @@ def test_the_hosts_lists_read_in_french_with_french_numbers(bundled):
     press(host, session_id, "finish")
     results = french(host, f"/host/sessions/{session_id}/results")
     assert "<h1>Résultats</h1>" in results and "Télécharger toutes les réponses (CSV)" in results
-    assert f"Réponses de chaque élève{NBSP}: ✓ juste, ✗ fausse, – aucune réponse; secondes entre parenthèses" in results
+    assert f"Réponses de chaque élève{NBSP}: ✓ bonne réponse, ✗ mauvaise réponse, – aucune réponse; secondes entre parenthèses" in results
     # Seconds with a decimal comma.
     assert re.search(r'<span class="hint">\(\d+,\d\)</span>', results)

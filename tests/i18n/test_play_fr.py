@@ -69,11 +69,11 @@ def test_a_question_its_refusals_and_its_feedback_read_in_french(bundled, client
     assert '<ul class="errors" id="answer-errors"><li>Choisissez une réponse.</li></ul>' in refused.get_data(as_text=True)
     ahead = post(client, url.replace(f"/questions/{position}", f"/questions/{position + 1}"), question, **ANY_KIND)
     assert ahead.status_code == 303 and ahead.location == url
-    assert f"Les questions se répondent dans l’ordre{NBSP}: répondez d’abord à la question {position}." in french(client, url)
+    assert f"Répondez aux questions dans l’ordre{NBSP}: répondez d’abord à la question {position}." in french(client, url)
 
     assert post(client, url, question, choice="1").status_code == 303
     feedback = french(client, url)
-    assert re.search(rf"<title>Question {position} sur 10{NBSP}: (juste|fausse)", feedback)
+    assert re.search(rf"<title>Question {position} sur 10{NBSP}: (bonne|mauvaise) réponse · ", feedback)
     assert "<strong>Bonne réponse!</strong>" in feedback or "<strong>Pas tout à fait.</strong>" in feedback
     assert '<span class="tag tag-picked">Votre réponse</span>' in feedback
     assert '<h2 id="why-heading">Pourquoi</h2>' in feedback and ">Le lire dans l’article</a>" in feedback
@@ -132,6 +132,6 @@ def test_ordering_questions_hand_their_script_and_their_reveal_french_words(app)
     # ordering.js fills in {item}, {place} and {count}.
     assert attribute(widget, "data-text-up") == f"Monter «{NBSP}{{item}}{NBSP}»"
     assert attribute(widget, "data-text-down") == f"Descendre «{NBSP}{{item}}{NBSP}»"
-    assert attribute(widget, "data-text-moved") == f"«{NBSP}{{item}}{NBSP}» est maintenant {{place}} sur {{count}}."
+    assert attribute(widget, "data-text-moved") == f"«{NBSP}{{item}}{NBSP}» est maintenant en position {{place}} sur {{count}}."
     assert f'aria-label="Place de «{NBSP}Avant{NBSP}»"' in widget
     assert "Vous l’avez mis en 2e place" in reveal and "Vous l’avez mis en 1re place" in reveal
