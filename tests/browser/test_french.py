@@ -6,19 +6,20 @@ longer than English."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
 import sqlalchemy as sa
 from flask import Flask
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from quiz import accounts
 from quiz.extensions import db
 from quiz.models import Question
-from tests.browser.conftest import PHONE, Tab
-from tests.browser.test_projector import (  # noqa: F401  (station is a fixture)
-    PASSWORD, RIGHT, SCREENS, STEP, TEACHER, assert_fits, assert_question_readable, key, new_session, station,
+from tests.browser.conftest import Tab
+from tests.browser.test_projector import (  # noqa: F401  (open_person and station are fixtures)
+    PASSWORD, RIGHT, SCREENS, STEP, TEACHER, assert_fits, assert_question_readable, key, new_session, open_person, station,
 )
 
 FRENCH = "fr-CA"
@@ -27,19 +28,9 @@ ADMIN = "admin"
 
 
 @pytest.fixture
-def open_french(browser: Browser, server_url: str):
+def open_french(open_person):
     """A browser context whose Accept-Language is Canadian French."""
-    contexts = []
-
-    def open_french(*, viewport: dict[str, int] = PHONE) -> Tab:
-        context = browser.new_context(viewport=viewport, locale=FRENCH)
-        context.set_default_timeout(STEP)
-        contexts.append(context)
-        return Tab(context.new_page(), server_url, True)
-
-    yield open_french
-    for context in contexts:
-        context.close()
+    return functools.partial(open_person, locale=FRENCH)
 
 
 def check_french(tab: Tab, what: str, *, phone: bool = True) -> None:

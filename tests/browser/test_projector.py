@@ -106,12 +106,13 @@ def station(bundled: Flask, write_bank) -> Flask:
 
 @pytest.fixture
 def open_person(browser: Browser, server_url: str) -> Iterator[OpenPerson]:
-    """A fresh browser context per person, a phone unless a screen is given; the contexts close
-    before the server stops, so that no event stream is cut while a page still listens."""
+    """A fresh browser context per person, a phone unless a screen is given (and in the
+    browser's language unless a ``locale`` is); the contexts close before the server stops, so
+    that no event stream is cut while a page still listens."""
     contexts = []
 
-    def open_person(*, viewport: dict[str, int] = PHONE) -> Tab:
-        context = browser.new_context(viewport=viewport)
+    def open_person(*, viewport: dict[str, int] = PHONE, **options) -> Tab:
+        context = browser.new_context(viewport=viewport, **options)
         context.set_default_timeout(STEP)
         contexts.append(context)
         return Tab(context.new_page(), server_url, True)
