@@ -164,7 +164,8 @@ def choose(locale: str):
 
 
 def _name_the_language(response: Response) -> Response:
-    if response.mimetype == "text/html":
+    # A redirect says nothing in any language: it is spared working one out.
+    if response.mimetype == "text/html" and not 300 <= response.status_code < 400:
         response.headers.setdefault("Content-Language", html_lang())
         response.vary.add("Accept-Language")
     return response

@@ -59,6 +59,8 @@ def test_a_chosen_language_is_kept_in_a_cookie_and_beats_the_browser(client):
     cookie = response.headers["Set-Cookie"]
     assert cookie.startswith(f"{COOKIE}=fr_CA;") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert "Max-Age=31536000" in cookie
+    # A redirect says nothing in any language.
+    assert "Content-Language" not in response.headers
     html = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert html_lang(html) == "fr-CA" and FOOTER_FR in html
     client.get("/language/en?next=/")
