@@ -1,5 +1,6 @@
 """A regular (non-editable) install ships and serves the templates, static files, migrations
-and the bundled bank, which live at the top of the repository rather than in the package."""
+and the bundled bank, which live at the top of the repository rather than in the package, and
+the compiled French catalog."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ _SMOKE = textwrap.dedent(
     assert client.get("/static/css/quiz.css").status_code == 200
     assert client.get("/static/js/quiz.js").status_code == 200
     assert client.get("/articles/kiss-and-cry").status_code == 200
+    french = client.get("/", headers={"Accept-Language": "fr-CA"}).get_data(as_text=True)
+    assert '<html lang="fr-CA">' in french and "Chaque réponse" in french
     print("served from", pathlib.Path(quiz.__file__).parent)
     """
 )
@@ -42,7 +45,8 @@ def test_a_wheel_install_serves_templates_static_files_and_the_bank(tmp_path):
         check=True,
         capture_output=True,
     )
-    for shipped in ("templates/base.html", "static/css/quiz.css", "migrations/env.py", "bank_data/questions.yaml"):
+    for shipped in ("templates/base.html", "static/css/quiz.css", "migrations/env.py", "bank_data/questions.yaml",
+                    "translations/fr_CA/LC_MESSAGES/messages.mo"):
         assert (target / "quiz" / shipped).is_file(), shipped
 
     workdir = tmp_path / "elsewhere"
