@@ -61,7 +61,7 @@ TRANSLATIONS := quiz/translations
 # Extract every message of the code and templates, add new ones to each catalog (to be
 # translated there), and compile the catalogs the app reads.
 messages: $(VENV)/.installed
-	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext --sort-by-file -o $(TRANSLATIONS)/messages.pot .
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext --sort-by-file --project quiz --version 0.1.0 -o $(TRANSLATIONS)/messages.pot .
 	$(BIN)/pybabel -q update --no-fuzzy-matching --ignore-obsolete -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
 	$(BIN)/pybabel compile --statistics -d $(TRANSLATIONS)
 
