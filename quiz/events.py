@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
@@ -51,6 +50,7 @@ class SessionWatcher:
         self._lock = threading.Lock()
         self._watches: dict[int, _Watch] = {}
         self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
 
     def wait(self, session_id: int, known: State, timeout: float) -> State | None:
         """Block until the session's version is no longer ``known``'s; return the new state,
@@ -86,9 +86,15 @@ class SessionWatcher:
             self._thread = threading.Thread(target=self._run, name="quiz-session-watcher", daemon=True)
             self._thread.start()
 
+    def stop(self) -> None:
+        """Stop polling, once a poll under way has ended and handed its connection back: the app
+        is going away, and its database connections with it."""
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join()
+
     def _run(self) -> None:
-        while True:
-            time.sleep(self._interval)
+        while not self._stopping.wait(self._interval):
             with self._lock:
                 watched = list(self._watches)
             if not watched:

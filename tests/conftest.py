@@ -88,6 +88,9 @@ def make_app(database_url):
 
     yield make
     for app in apps:
+        # A live stream's watcher may be polling still: it hands its connection back first.
+        if "quiz_watcher" in app.extensions:
+            app.extensions["quiz_watcher"].stop()
         with app.app_context():
             db.engine.dispose()
 

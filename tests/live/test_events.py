@@ -1,0 +1,41 @@
+"""The per-process watcher behind the live event streams: it tells a waiting stream of a change,
+and stops cleanly when its app goes away."""
+
+from __future__ import annotations
+
+import threading
+
+import sqlalchemy as sa
+
+from quiz import accounts, events, live
+from quiz.extensions import db
+from quiz.models import LiveSession, Quiz
+
+
+def new_session(app) -> tuple[int, events.State]:
+    with app.app_context():
+        teacher = accounts.create_user(db.session, "teacher", "a-long-password-1", "teacher")
+        session = live.create_session(db.session, teacher, db.session.scalar(sa.select(Quiz)), live.Settings())
+        db.session.commit()
+        return session.id, events.state_of(session)
+
+
+def test_a_waiting_stream_learns_of_a_change_and_the_watcher_stops_with_its_connections_back(bundled):
+    session_id, known = new_session(bundled)
+    watcher = events.SessionWatcher(bundled, 0.02)
+    assert watcher.wait(session_id, known, 0.1) is None  # nothing changed meanwhile
+
+    def start_the_session() -> None:
+        with bundled.app_context():
+            live.start(db.session, db.session.get(LiveSession, session_id))
+            db.session.commit()
+
+    threading.Timer(0.1, start_the_session).start()
+    changed = watcher.wait(session_id, known, 5)
+    assert changed is not None and changed.version > known.version
+    assert changed.data["state"] == live.QUESTION_OPEN
+
+    watcher.stop()
+    assert not watcher._thread.is_alive()
+    with bundled.app_context():
+        assert db.engine.pool.checkedout() == 0
