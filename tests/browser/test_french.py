@@ -1,8 +1,8 @@
 """The app in French, in Chromium set to Canadian French: a solo quiz on a phone, the admin's
-and teacher's pages, and a classroom session on a 1280x720 projector with a student's phone.
-Every screen is in French (``<html lang="fr-CA">``), axe finds nothing on it, and the
-projector's screens fit without scrolling with a question of 48 px or more, French being
-longer than English."""
+and teacher's pages, and a classroom session on a projector (1280x720 and 1920x1080) with a
+student's phone. Every screen is in French (``<html lang="fr-CA">``), axe finds nothing on
+it, and the projector's screens fit without scrolling with a question of 48 px or more at
+1280x720, French being longer than English."""
 
 from __future__ import annotations
 
@@ -121,9 +121,10 @@ def test_the_admin_and_teacher_pages_in_french(open_french, bundled: Flask) -> N
     tab.assert_clean()
 
 
-def test_a_classroom_session_in_french_on_the_projector(open_french, station: Flask) -> None:  # noqa: F811
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_classroom_session_in_french_on_the_projector(open_french, station: Flask, screen: str) -> None:  # noqa: F811
     session_id, code = new_session(station)
-    host = open_french(viewport=SCREENS["720p"])
+    host = open_french(viewport=SCREENS[screen])
     hp = host.page
     log_in(host, TEACHER, PASSWORD)
     assert host.goto(f"/host/sessions/{session_id}").status == 200
@@ -141,7 +142,7 @@ def test_a_classroom_session_in_french_on_the_projector(open_french, station: Fl
     host.assert_accessible("lobby (fr-CA)")
 
     key(hp, "n", "question_open")
-    assert_question_readable(hp, "720p", "question 1 in French")
+    assert_question_readable(hp, screen, "question 1 in French")
     assert_fits(hp, "question 1 in French")
     expect(hp.locator(".countdown")).to_contain_text("s")
     host.assert_accessible("question open (fr-CA)")
@@ -155,7 +156,7 @@ def test_a_classroom_session_in_french_on_the_projector(open_french, station: Fl
 
     expect(hp.locator("[data-live-events]")).to_have_attribute("data-state", "reveal", timeout=2 * STEP)
     assert_fits(hp, "reveal in French")
-    assert_question_readable(hp, "720p", "reveal in French")
+    assert_question_readable(hp, screen, "reveal in French")
     host.assert_accessible("reveal (fr-CA)")
     check_french(student, "student's reveal")
 
