@@ -44,18 +44,15 @@ def init_app(app: Flask) -> None:
     # does (the message is markup, its values are escaped into it), on a catalog looked up once.
     app.jinja_env.globals.update(
         _=_gettext, gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, npgettext=_npgettext,
+        html_lang=html_lang, languages=switcher_languages, content_lang=content_lang,
     )
-    app.jinja_env.globals.update(html_lang=html_lang, languages=switcher_languages, content_lang=content_lang)
     app.after_request(_name_the_language)
     app.register_blueprint(bp)
 
 
 def locale_for(tag: str | None) -> str | None:
     """The locale a language tag ("fr", "fr-CA", "fr_FR", "en-GB") is shown in, if any."""
-    if not tag:
-        return None
-    primary = tag.replace("-", "_").split("_")[0].lower()
-    return {"en": "en", "fr": "fr_CA"}.get(primary)
+    return {"en": "en", "fr": "fr_CA"}.get(_primary(tag)) if tag else None
 
 
 def select_locale() -> str:
