@@ -389,17 +389,17 @@ def turn(session: so.Session, public_id: str, token: str | None, position: int) 
     ).first()
     if row is None:
         return None
-    (attempt_id, quiz_id, quiz_slug, quiz_language, article_id, live_session_id, pacing, state, deadline, question_count,
-     scored_count, answered_count, finished_at, seed, shuffle, question_id, question_slug, revision_id, created_at,
-     shown_at, *answer) = row
+    (attempt_id, quiz_id, quiz_slug, quiz_language, article_id, live_session_id, pacing, state, deadline,
+     question_count, scored_count, answered_count, finished_at, seed, shuffle, question_id, question_slug, revision_id,
+     created_at, shown_at, *answer) = row
     revision = revisions.revision_data(session, revision_id, created_at) if revision_id is not None else None
     order = (
         revisions.shown_order(revision, seed=seed, question_id=question_id, shuffle=shuffle) if revision else ()
     )
     return Turn(
-        attempt_id, public_id, quiz_id, quiz_slug, quiz_language, article_id, live_session_id, pacing, state, deadline,
-        question_count, scored_count, answered_count, finished_at, position, question_id, question_slug, revision,
-        shown_at, order, AnswerData(*answer) if answer[0] is not None else None,
+        attempt_id, public_id, quiz_id, quiz_slug, quiz_language, article_id, live_session_id, pacing, state,
+        deadline, question_count, scored_count, answered_count, finished_at, position, question_id, question_slug,
+        revision, shown_at, order, AnswerData(*answer) if answer[0] is not None else None,
     )
 
 

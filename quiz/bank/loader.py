@@ -443,8 +443,9 @@ class _Resolver:
                 continue
             positions[quiz_slug] = position = positions.get(quiz_slug, -1) + 1
             worded = KINDS[spec.kind].fixed_choices_in(quizzes[quiz_slug].language)
-            if worded:
-                content = dataclasses.replace(content, choices=tuple(zip(worded, (correct for _text, correct in content.choices))))
+            if worded:  # true/false: the choices in the quiz's own words
+                rights = (correct for _text, correct in content.choices)
+                content = dataclasses.replace(content, choices=tuple(zip(worded, rights)))
             questions.append(
                 BankQuestion(
                     slug=spec.id, quiz_slug=quiz_slug, position=position, kind=spec.kind,

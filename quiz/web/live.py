@@ -20,6 +20,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import pgettext
 from flask_login import current_user
 
 from quiz import answering, events, live, play
@@ -31,7 +32,6 @@ from quiz.web.auth import role_required
 from quiz.web.csvfile import csv_response
 from quiz.web.language import show_quiz_in
 from quiz.web.players import current_player, player_token
-from quiz.web.stats import MOMENT, session_state
 from quiz.web.transaction import keep_writes
 
 bp = Blueprint("live", __name__)
@@ -42,10 +42,28 @@ STREAM_LIFETIME = 300
 HEARTBEAT = 15
 
 
-@bp.context_processor
+#: How the pages write a moment: the same digits in every language, in the app's time zone.
+MOMENT = "yyyy-MM-dd HH:mm"
+
+
+@bp.app_context_processor
 def _helpers() -> dict:
-    # Moments and session states read as on the statistics pages.
+    # The statistics pages show sessions and their moments too, named the same.
     return {"session_state": session_state, "moment": MOMENT}
+
+
+def session_state(state: str) -> str:
+    """A classroom session's state as the pages name it."""
+    names = {
+        live.LOBBY: pgettext("session state", "lobby"),
+        live.QUESTION_OPEN: pgettext("session state", "question open"),
+        live.QUESTION_CLOSED: pgettext("session state", "question closed"),
+        live.REVEAL: pgettext("session state", "reveal"),
+        live.LEADERBOARD: pgettext("session state", "leaderboard"),
+        live.FINISHED: pgettext("session state", "finished"),
+        live.OPEN: pgettext("session state", "open"),
+    }
+    return names[state]
 
 
 def _host():

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta
 
 from flask import Blueprint, abort, jsonify, render_template, request
-from flask_babel import force_locale, format_datetime, format_decimal, format_percent, get_locale, pgettext
+from flask_babel import force_locale, format_datetime, format_decimal, format_percent, get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -23,13 +23,12 @@ from quiz.forms import StatisticsFilterForm
 from quiz.models import LiveSession, Quiz
 from quiz.web.auth import role_required
 from quiz.web.csvfile import csv_response
+from quiz.web.live import MOMENT
 
 bp = Blueprint("stats", __name__, url_prefix="/stats")
 
 TABLES = ("summary", "scores", "questions", "choices", "review")
 SESSION_TABLES = (*TABLES, "students")
-#: How the pages write a moment: the same digits in every language, in the app's time zone.
-MOMENT = "yyyy-MM-dd HH:mm"
 
 
 @bp.app_template_filter("share_percent")
@@ -40,25 +39,6 @@ def share_percent(share: float, digits: int = 0) -> str:
     pattern = copy.copy(get_locale().percent_formats[None])
     pattern.frac_prec = (digits, digits)
     return format_percent(share, pattern)
-
-
-@bp.context_processor
-def _helpers() -> dict:
-    return {"session_state": session_state, "moment": MOMENT}
-
-
-def session_state(state: str) -> str:
-    """A classroom session's state as the pages name it."""
-    names = {
-        live.LOBBY: pgettext("session state", "lobby"),
-        live.QUESTION_OPEN: pgettext("session state", "question open"),
-        live.QUESTION_CLOSED: pgettext("session state", "question closed"),
-        live.REVEAL: pgettext("session state", "reveal"),
-        live.LEADERBOARD: pgettext("session state", "leaderboard"),
-        live.FINISHED: pgettext("session state", "finished"),
-        live.OPEN: pgettext("session state", "open"),
-    }
-    return names[state]
 
 
 @bp.get("/")

@@ -14,7 +14,7 @@ from quiz.bank.importer import import_bank
 from quiz.extensions import db
 from quiz.models import Choice, Question, QuestionRevision
 from quiz.web.language import COOKIE
-from tests.conftest import csrf_token
+from tests.web.helpers import start_attempt
 from tests.web.live_helpers import create_session, join_code, joined, log_in, phone_page, press
 
 FRENCH_BANK = """\
@@ -49,16 +49,6 @@ def lang_of_page(page: str) -> str:
     return re.search(r'<html lang="([^"]+)">', page)[1]
 
 
-def start(client, slug: str, headers=None) -> str:
-    page = client.get(f"/quizzes/{slug}", headers=headers).get_data(as_text=True)
-    response = client.post(
-        f"/quizzes/{slug}/attempts", headers=headers,
-        data={"csrf_token": csrf_token(page), "length": "all", "difficulty": ""},
-    )
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return response.location
-
-
 @pytest.fixture
 def french_quiz(app, write_bank):
     with app.app_context():
@@ -73,7 +63,8 @@ def test_a_french_quiz_plays_in_french_for_a_browser_with_no_language_of_the_app
     quiz_page = client.get("/quizzes/gare", headers=headers).get_data(as_text=True)
     assert lang_of_page(quiz_page) == "fr-CA"
     assert "<h1>La vieille gare</h1>" in quiz_page  # no lang of its own: the page's is the quiz's
-    question = client.get(start(client, "gare", headers), headers=headers).get_data(as_text=True)
+    first = start_attempt(client, "all", quiz="/quizzes/gare", headers=headers)
+    question = client.get(first, headers=headers).get_data(as_text=True)
     assert lang_of_page(question) == "fr-CA" and "Question 1 sur 2" in question
     # Pages of no quiz in particular are in English.
     assert lang_of_page(client.get("/", headers=headers).get_data(as_text=True)) == "en"
@@ -96,7 +87,8 @@ def test_the_visitor_s_language_beats_the_quiz_s_and_its_texts_are_marked(french
     quiz_page = client.get("/quizzes/gare", headers=headers).get_data(as_text=True)
     assert lang_of_page(quiz_page) == "en"
     assert '<h1 lang="fr">La vieille gare</h1>' in quiz_page
-    question = client.get(start(client, "gare", headers), headers=headers).get_data(as_text=True)
+    first = start_attempt(client, "all", quiz="/quizzes/gare", headers=headers)
+    question = client.get(first, headers=headers).get_data(as_text=True)
     assert "Question 1 of 2" in question
     assert re.search(r'<legend><h1 lang="fr">[^<]+</h1></legend>', question)
     assert '<label for="choice-1" lang="fr">' in question
@@ -107,7 +99,8 @@ def test_an_english_quiz_on_a_french_page_marks_its_texts_english(bundled):
     french = {"Accept-Language": "fr-CA"}
     home = client.get("/", headers=french).get_data(as_text=True)
     assert '<h2 lang="en"><a href="/quizzes/kiss-and-cry">' in home
-    question = client.get(start(client, "kiss-and-cry", french), headers=french).get_data(as_text=True)
+    first = start_attempt(client, "all", quiz="/quizzes/kiss-and-cry", headers=french)
+    question = client.get(first, headers=french).get_data(as_text=True)
     assert lang_of_page(question) == "fr-CA"
     assert re.search(r'<legend><h1 lang="en">[^<]+</h1></legend>', question)
 

@@ -9,11 +9,12 @@ from tests.conftest import csrf_token
 QUIZ = "/quizzes/kiss-and-cry"
 
 
-def start_attempt(client, length: str = "standard", difficulty: str = "") -> str:
-    """Start an attempt from the quiz page; return the first question's URL."""
-    page = client.get(QUIZ).get_data(as_text=True)
+def start_attempt(client, length: str = "standard", difficulty: str = "", *, quiz: str = QUIZ, headers=None) -> str:
+    """Start an attempt from the page of ``quiz`` (a path); return the first question's URL."""
+    page = client.get(quiz, headers=headers).get_data(as_text=True)
     response = client.post(
-        f"{QUIZ}/attempts", data={"csrf_token": csrf_token(page), "length": length, "difficulty": difficulty}
+        f"{quiz}/attempts", headers=headers,
+        data={"csrf_token": csrf_token(page), "length": length, "difficulty": difficulty},
     )
     assert response.status_code == 303, response.get_data(as_text=True)
     return response.location
