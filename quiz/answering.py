@@ -114,13 +114,11 @@ def answer_live(
     # question has answered exactly position - 1; one they let pass breaks the streak.
     streak = member.streak if attempt.answered_count == state.position - 1 else 0
     points = scoring.points(state.scoring, graded.credit, elapsed_ms, question.time_limit, streak)
-    counts = scores.store_answer(
-        session, attempt.id, question.question_id, question.revision_id, graded,
-        points=points, now=now, elapsed_ms=elapsed_ms,
+    counts = live.store_answer(
+        session, state, member, question, graded,
+        points=points, streak=scoring.next_streak(graded.credit, streak), now=now, elapsed_ms=elapsed_ms,
     )
     if counts is None:
         return Outcome(recorded=False)
     attempt.answered_count = counts.answered_count
-    live.set_streak(session, member, scoring.next_streak(graded.credit, streak))
-    live.close_if_everyone_answered(session, state, now, question_id=question.question_id)
     return Outcome(recorded=True)

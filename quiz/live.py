@@ -28,7 +28,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from quiz import articles, play, revisions, scores, scoring
-from quiz.kinds import KINDS, ChoiceData, Reveal, Tally
+from quiz.kinds import KINDS, ChoiceData, Graded, Reveal, Tally
 from quiz.models import (
     Answer,
     Attempt,
@@ -568,14 +568,8 @@ def close_if_everyone_answered(
     """Close the open question once every student still in the session has answered it.
 
     This runs after every answer, so it must not count the class each time (a thousand
-    answers would make a million rows to visit). Students are looked at in the order of an
-    index, and the search stops at the first one without an answer. Each process remembers
-    where that was: every student before it has answered for good, or left, so the next
-    search starts there, and a class costs each process about one pass over its students per
-    question. A student joining moves the session's version on, which makes the search start
-    from the beginning again (checked in the same statement, so that a join committed
-    meanwhile is seen). ``question_id``, the open question's, spares a query when the caller
-    knows it.
+    answers would make a million rows to visit): see :class:`_UnansweredSearch`.
+    ``question_id``, the open question's, spares a query when the caller knows it.
     """
     if live.state != QUESTION_OPEN:
         return False
@@ -583,24 +577,52 @@ def close_if_everyone_answered(
         question_id = session.scalar(
             sa.select(LiveQuestion.question_id).where(LiveQuestion.session_id == live.id, LiveQuestion.position == live.position)
         )
+    search = _UnansweredSearch.of(live, question_id)
+    unanswered = session.connection().execute(_FIRST_UNANSWERED, search.params).scalar()
+    return search.found(session, live, unanswered, now)
+
+
+@dataclass
+class _UnansweredSearch:
+    """A search for the first student still in the session who has not answered the open
+    question, and what its result means.
+
+    Students are looked at in the order of an index, and the search stops at the first one
+    without an answer. Each process remembers where that was: every student before it has
+    answered for good, or left, so the next search starts there, and a class costs each
+    process about one pass over its students per question. A student joining moves the
+    session's version on, which makes the search start from the beginning again (checked in
+    the same statement, so that a join committed meanwhile is seen).
+    """
+
     # The creation time tells sessions apart where ids repeat (a recreated database).
-    key = (live.id, live.created_at, question_id)
-    version, from_player = _ANSWERED_BELOW.get(key, (live.version, 0))
-    unanswered = session.connection().execute(
-        _FIRST_UNANSWERED,
-        {
-            "session_id": live.id, "question_id": question_id, "version": live.version,
-            "from_player": from_player if version == live.version else 0,
-        },
-    ).first()
-    if unanswered is None:
-        _ANSWERED_BELOW.pop(key, None)
-        return close_question(session, _loaded(session, live), now)
-    if len(_ANSWERED_BELOW) >= _ANSWERED_BELOW_KEPT:
-        _ANSWERED_BELOW.clear()
-    if version != live.version or unanswered.player_id > from_player:
-        _ANSWERED_BELOW[key] = (live.version, unanswered.player_id)
-    return False
+    key: tuple[int, datetime, int]
+    version: int
+    from_player: int
+    params: dict
+
+    @classmethod
+    def of(cls, live: LiveSession | SessionState, question_id: int) -> _UnansweredSearch:
+        key = (live.id, live.created_at, question_id)
+        version, from_player = _ANSWERED_BELOW.get(key, (live.version, 0))
+        # Named apart from every column, since an UPDATE would take a parameter named after
+        # one of its table's columns for a value to set.
+        params = {
+            "b_session_id": live.id, "b_question_id": question_id, "b_version": live.version,
+            "b_from_player": from_player if version == live.version else 0,
+        }
+        return cls(key, version, from_player, params)
+
+    def found(self, session: so.Session, live: LiveSession | SessionState, unanswered: int | None, now: datetime | None) -> bool:
+        """Remember where the search stopped, or close the question if it found nobody."""
+        if unanswered is None:
+            _ANSWERED_BELOW.pop(self.key, None)
+            return close_question(session, _loaded(session, live), now)
+        if len(_ANSWERED_BELOW) >= _ANSWERED_BELOW_KEPT:
+            _ANSWERED_BELOW.clear()
+        if self.version != live.version or unanswered > self.from_player:
+            _ANSWERED_BELOW[self.key] = (live.version, unanswered)
+        return False
 
 
 #: (session id, its creation time, question id) -> (the session's version, a player id): at
@@ -611,28 +633,97 @@ _ANSWERED_BELOW_KEPT = 10_000
 _live_player = LivePlayer.__table__
 _live_session = LiveSession.__table__
 _answer = Answer.__table__
-# In the order of the unique index on (session_id, player_id), from the remembered player on,
-# unless the session's version has moved since (someone joined or left).
+# The search of _UnansweredSearch, in the order of the unique index on (session_id,
+# player_id): from the remembered player on, unless the session's version has moved since
+# (someone joined or left).
 _FIRST_UNANSWERED = (
     sa.select(_live_player.c.player_id)
     .where(
-        _live_player.c.session_id == sa.bindparam("session_id"),
+        _live_player.c.session_id == sa.bindparam("b_session_id"),
         _live_player.c.player_id >= sa.case(
             (
-                sa.select(_live_session.c.version).where(_live_session.c.id == sa.bindparam("session_id"))
-                .scalar_subquery() == sa.bindparam("version"),
-                sa.bindparam("from_player"),
+                sa.select(_live_session.c.version).where(_live_session.c.id == sa.bindparam("b_session_id"))
+                .scalar_subquery() == sa.bindparam("b_version"),
+                sa.bindparam("b_from_player"),
             ),
             else_=0,
         ),
         _live_player.c.removed_at.is_(None),
         ~sa.exists().where(
-            _answer.c.attempt_id == _live_player.c.attempt_id, _answer.c.question_id == sa.bindparam("question_id")
+            _answer.c.attempt_id == _live_player.c.attempt_id, _answer.c.question_id == sa.bindparam("b_question_id")
         ),
     )
     .order_by(_live_player.c.player_id)
     .limit(1)
 )
+
+
+def store_answer(
+    session: so.Session,
+    state: SessionState,
+    member: Member,
+    question: QuestionData,
+    graded: Graded,
+    *,
+    points: int,
+    streak: int,
+    now: datetime,
+    elapsed_ms: int,
+) -> scores.Counts | None:
+    """Store a student's answer to the open question and count it (see
+    :func:`quiz.scores.store_answer`), keep their run of right answers (``streak``, for the
+    streak bonus), and close the question if they were the last to answer it.
+
+    A classroom's answers arrive all at once, so on PostgreSQL this is one statement: one
+    round trip for all of it.
+    """
+    session.flush()
+    connection = session.connection()
+    if connection.dialect.name != "postgresql":
+        counts = scores.store_answer(
+            session, member.attempt.id, question.question_id, question.revision_id, graded,
+            points=points, now=now, elapsed_ms=elapsed_ms,
+        )
+        if counts is not None:
+            set_streak(session, member, streak)
+            close_if_everyone_answered(session, state, now, question_id=question.question_id)
+        return counts
+    search = _UnansweredSearch.of(state, question.question_id)
+    row = connection.execute(
+        _STORE_ANSWER_POSTGRESQL,
+        scores.answer_values(
+            member.attempt.id, question.question_id, question.revision_id, graded,
+            points=points, now=now, elapsed_ms=elapsed_ms,
+        ) | search.params | {"b_live_player_id": member.id, "b_streak": streak},
+    ).first()
+    if row is None:
+        return None
+    counts = scores.counted(session, member.attempt.id, row, now)
+    member.streak = streak
+    search.found(session, state, row.first_unanswered, now)
+    return counts
+
+
+_kept_streak = (
+    sa.update(_live_player)
+    .where(
+        _live_player.c.id == sa.bindparam("b_live_player_id"),
+        _live_player.c.streak != sa.bindparam("b_streak"),
+        sa.exists(sa.select(scores.INSERTED_ANSWER.c.id)),
+    )
+    .values(streak=sa.bindparam("b_streak"))
+    .returning(_live_player.c.id)
+    .cte("kept_streak")
+)
+_counted = scores.STORE_ANSWER_POSTGRESQL.cte("counted")
+# The statements of a common table expression all see the database as it was before it, so
+# the search leaves out the student answering, who has answered by the time it matters.
+_STORE_ANSWER_POSTGRESQL = sa.select(
+    *_counted.c,
+    _FIRST_UNANSWERED.where(_live_player.c.attempt_id != sa.bindparam("b_attempt_id"))
+    .scalar_subquery()
+    .label("first_unanswered"),
+).add_cte(_kept_streak)
 
 
 def _loaded(session: so.Session, live: LiveSession | SessionState) -> LiveSession:

@@ -67,22 +67,33 @@ def store_answer(
     """
     session.flush()  # as session.execute() would: pending changes go first
     connection = session.connection()
-    params = {
-        "attempt_id": attempt_id, "question_id": question_id, "revision_id": revision_id,
-        "selected_mask": graded.selected_mask, "response": graded.response, "credit": graded.credit,
-        "is_correct": graded.is_correct, "points": points, "answered_at": now, "elapsed_ms": elapsed_ms,
-        "b_correct": int(graded.is_correct),
-    }
+    params = answer_values(attempt_id, question_id, revision_id, graded, points=points, now=now, elapsed_ms=elapsed_ms)
     if connection.dialect.name == "postgresql":
-        row = connection.execute(_STORE_ANSWER_POSTGRESQL, params).first()
+        row = connection.execute(STORE_ANSWER_POSTGRESQL, params).first()
     # RETURNING, not rowcount, tells whether the row went in.
     elif connection.execute(_INSERT_ANSWER, params).first() is None:
         row = None
     else:
         row = connection.execute(_COUNT_ANSWER, params).one()
-    if row is None:
-        return None
-    counts = Counts(*row)
+    return None if row is None else counted(session, attempt_id, row, now)
+
+
+def answer_values(
+    attempt_id: int, question_id: int, revision_id: int, graded: Graded, *, points: int, now: datetime, elapsed_ms: int | None
+) -> dict:
+    """The parameters of the statements that store an answer and count it."""
+    return {
+        "b_attempt_id": attempt_id, "b_question_id": question_id, "b_revision_id": revision_id,
+        "b_selected_mask": graded.selected_mask, "b_response": graded.response, "b_credit": graded.credit,
+        "b_is_correct": graded.is_correct, "b_points": points, "b_answered_at": now, "b_elapsed_ms": elapsed_ms,
+        "b_correct": int(graded.is_correct),
+    }
+
+
+def counted(session: so.Session, attempt_id: int, row: sa.Row, now: datetime) -> Counts:
+    """An attempt's counts from a row that counting an answer returned (the fields of
+    :class:`Counts`, first), finishing the attempt if that was its last answer."""
+    counts = Counts(*row[: len(COUNTED_COLUMNS)])
     # A loaded attempt shows what the statements wrote.
     attempt = session.identity_map.get(session.identity_key(Attempt, attempt_id))
     if attempt is not None:
@@ -96,35 +107,39 @@ def store_answer(
 _answer = Answer.__table__
 _attempt = Attempt.__table__
 _ANSWER_VALUES = {
-    name: sa.bindparam(name, type_=_answer.c[name].type)
+    name: sa.bindparam(f"b_{name}", type_=_answer.c[name].type)
     for name in ("attempt_id", "question_id", "revision_id", "selected_mask", "response", "credit", "is_correct",
                  "points", "answered_at", "elapsed_ms")
 }
 #: The unique constraint on (attempt, question) decides between two simultaneous submissions:
 #: the second inserts nothing, and returns nothing.
 _INSERT_ANSWER = sqlite.insert(_answer).values(_ANSWER_VALUES).on_conflict_do_nothing().returning(_answer.c.id)
+#: What counting an answer returns, in the order of the fields of :class:`Counts`: what
+#: finishing the attempt needs too, should this be its last answer.
+COUNTED_COLUMNS = (
+    _attempt.c.answered_count, _attempt.c.correct_count, _attempt.c.score, _attempt.c.question_count,
+    _attempt.c.scored_count, _attempt.c.started_at, _attempt.c.retry_of_id, _attempt.c.live_session_id,
+)
 # Counted in SQL, not in Python, so that concurrent answers to an attempt's questions cannot
 # overwrite each other's increments.
 _COUNT_ANSWER = (
     sa.update(_attempt)
-    .where(_attempt.c.id == sa.bindparam("attempt_id"))
+    .where(_attempt.c.id == sa.bindparam("b_attempt_id"))
     .values(
         answered_count=_attempt.c.answered_count + 1,
         correct_count=_attempt.c.correct_count + sa.bindparam("b_correct"),
-        score=_attempt.c.score + sa.bindparam("points"),
+        score=_attempt.c.score + sa.bindparam("b_points"),
     )
-    # What finishing the attempt needs too, should this be its last answer: the fields of Counts.
-    .returning(
-        _attempt.c.answered_count, _attempt.c.correct_count, _attempt.c.score, _attempt.c.question_count,
-        _attempt.c.scored_count, _attempt.c.started_at, _attempt.c.retry_of_id, _attempt.c.live_session_id,
-    )
+    .returning(*COUNTED_COLUMNS)
+)
+#: The answer stored (on conflict, nothing), as a common table expression: statements that
+#: must change something only when the answer went in test that it returned a row.
+INSERTED_ANSWER = (
+    postgresql.insert(_answer).values(_ANSWER_VALUES).on_conflict_do_nothing().returning(_answer.c.id).cte("inserted")
 )
 # Both in one statement where the database allows it, which spares a round trip per answer:
 # the attempt is counted only if the answer went in.
-_inserted = (
-    postgresql.insert(_answer).values(_ANSWER_VALUES).on_conflict_do_nothing().returning(_answer.c.id).cte("inserted")
-)
-_STORE_ANSWER_POSTGRESQL = _COUNT_ANSWER.where(sa.exists(sa.select(_inserted.c.id)))
+STORE_ANSWER_POSTGRESQL = _COUNT_ANSWER.where(sa.exists(sa.select(INSERTED_ANSWER.c.id)))
 _FINISH = (
     sa.update(_attempt)
     .where(_attempt.c.id == sa.bindparam("b_attempt_id"))

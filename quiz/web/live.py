@@ -32,7 +32,7 @@ from quiz.web.auth import role_required
 from quiz.web.csvfile import csv_response
 from quiz.web.language import show_quiz_in
 from quiz.web.players import current_player, player_token
-from quiz.web.transaction import keep_writes
+from quiz.web.transaction import keep_writes, statements_alone
 
 bp = Blueprint("live", __name__)
 
@@ -314,7 +314,9 @@ def _keep_due_changes(screen: live.Screen) -> None:
 @bp.post("/live/<int:session_id>/answer")
 def answer(session_id: int):
     # A classroom's answers all arrive within seconds: one query (live.seat), no ORM objects,
-    # unless the answer is refused.
+    # unless the answer is refused, and on PostgreSQL one statement to store it
+    # (live.store_answer), which needs no transaction around it.
+    statements_alone()
     seat = live.seat(db.session, session_id, player_token()) or abort(404)
     state, member = seat
     question = live.current_question(db.session, state)

@@ -490,6 +490,60 @@ def test_a_question_is_answered_on_the_live_page_only_and_closes_when_its_time_i
     assert session_state(bundled, session_id) == "question_closed"
 
 
+def _statements_of(app, request) -> tuple[object, list[tuple[str, bool]]]:
+    """The response to ``request()`` and the statements it sent: each one's first word, and
+    whether it ran in a transaction of its own (PostgreSQL's autocommit)."""
+    sent: list[tuple[str, bool]] = []
+
+    def record(connection, cursor, statement, parameters, context, executemany):
+        sent.append((statement.split()[0], bool(getattr(connection.connection.dbapi_connection, "autocommit", False))))
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        response = request()
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+    return response, sent
+
+
+def test_a_live_answer_is_stored_counted_and_closes_the_question_in_one_statement_on_postgresql(bundled, host):
+    session_id = create_session(host, question_count=2, time_limit=60, scoring="speed")
+    code = join_code(host, session_id)
+    ana = joined(bundled, code, "Ana", session_id)
+    ben = joined(bundled, code, "Ben", session_id)
+    press(host, session_id, "start")
+    page = phone_page(ana, session_id)
+    right = correct_number(bundled, session_id, page)
+    with bundled.app_context():
+        postgresql = db.engine.dialect.name == "postgresql"
+
+    response, sent = _statements_of(bundled, lambda: submit(ana, session_id, right, page))
+    assert response.status_code == 303
+    if postgresql:
+        # The student's seat, then the answer, its counts, the streak and the search for a
+        # student yet to answer: no BEGIN or COMMIT around them.
+        assert sent == [("SELECT", True), ("WITH", True)]
+    else:
+        assert [word for word, _alone in sent] == ["SELECT", "INSERT", "UPDATE", "UPDATE", "SELECT"]
+    with bundled.app_context():
+        ana_seat = db.session.scalar(sa.select(LivePlayer).where(LivePlayer.nickname == "Ana"))
+        assert (ana_seat.streak, ana_seat.attempt.answered_count, ana_seat.attempt.correct_count) == (1, 1, 1)
+        assert ana_seat.attempt.score > 0
+    assert session_state(bundled, session_id) == "question_open"  # Ben has not answered
+
+    response, sent = _statements_of(bundled, lambda: submit(ben, session_id, 2 if right == 1 else 1))
+    assert response.status_code == 303
+    assert session_state(bundled, session_id) == "question_closed"  # everyone has
+    with bundled.app_context():
+        ben_seat = db.session.scalar(sa.select(LivePlayer).where(LivePlayer.nickname == "Ben"))
+        assert (ben_seat.streak, ben_seat.attempt.answered_count, ben_seat.attempt.score) == (0, 1, 0)
+    # The question is closed: a second answer is refused and changes nothing.
+    assert submit(ana, session_id, right, page).status_code == 409
+    assert answers_of(bundled, "Ana") == 1
+
+
 # The projector ---------------------------------------------------------------------------------
 # The host's screen is made for a projector; tests/browser/test_projector.py checks how it
 # looks and behaves in a browser, these what the server draws.
