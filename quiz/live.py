@@ -19,8 +19,10 @@ from __future__ import annotations
 import random
 import secrets
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -44,6 +46,8 @@ from quiz.models import (
     insert_unless_taken,
     utcnow,
 )
+
+T = TypeVar("T")
 
 LOBBY = "lobby"
 QUESTION_OPEN = "question_open"
@@ -929,8 +933,39 @@ def screen(session: so.Session, live: LiveSession, now: datetime | None = None, 
     return view
 
 
+#: The states of a host-paced session in which no answer is taken: what the class answered
+#: changes only with the version (a student removed).
+_ANSWERS_SETTLED = (REVEAL, LEADERBOARD, FINISHED)
+
+_ONCE_PER_VERSION: dict[tuple[str, int, datetime, int], object] = {}
+_ONCE_PER_VERSION_KEPT = 1_000
+
+
+def _once_per_version(name: str, live: LiveSession, compute: Callable[[], T]) -> T:
+    """``compute()``, kept for the session's version while its answers are settled.
+
+    After a reveal every phone of a class asks for its page at once, and each page shows the
+    class's tally and standings: computed once per process rather than once per phone (a
+    thousand phones made the last of them wait seconds for a database connection). The
+    creation time tells sessions apart where ids repeat (a recreated database).
+    """
+    if live.pacing != HOST_PACED or live.state not in _ANSWERS_SETTLED:
+        return compute()
+    key = (name, live.id, live.created_at, live.version)
+    if key not in _ONCE_PER_VERSION:
+        value = compute()
+        if len(_ONCE_PER_VERSION) >= _ONCE_PER_VERSION_KEPT:
+            _ONCE_PER_VERSION.clear()
+        _ONCE_PER_VERSION[key] = value
+    return _ONCE_PER_VERSION[key]
+
+
 def tally(session: so.Session, live: LiveSession, question: QuestionData) -> Tally:
     """How the students still in the session answered ``question``."""
+    return _once_per_version(f"tally {question.position}", live, lambda: _tally(session, live, question))
+
+
+def _tally(session: so.Session, live: LiveSession, question: QuestionData) -> Tally:
     groups = session.execute(
         sa.select(Answer.selected_mask, Answer.response, sa.func.count())
         .join(LivePlayer, LivePlayer.attempt_id == Answer.attempt_id)
@@ -956,6 +991,12 @@ _RANKING = (Attempt.score.desc(), _total_answer_time(), LivePlayer.joined_at, Li
 
 def standings(session: so.Session, live: LiveSession, limit: int | None = None) -> list[Standing]:
     """Students by points; ties go to the shorter total answering time, then to who joined first."""
+    if limit is None:
+        return _once_per_version("standings", live, lambda: _standings(session, live, None))
+    return _standings(session, live, limit)
+
+
+def _standings(session: so.Session, live: LiveSession, limit: int | None) -> list[Standing]:
     rows = session.execute(
         sa.select(LivePlayer.id, LivePlayer.nickname, Attempt.score, Attempt.id)
         .join(Attempt, Attempt.id == LivePlayer.attempt_id)

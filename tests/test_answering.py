@@ -39,6 +39,7 @@ def forget_caches() -> None:
     """What a freshly started worker knows: nothing."""
     revisions._REVISIONS.clear()
     live._QUESTION_CACHE.clear()
+    live._ONCE_PER_VERSION.clear()
 
 
 def count_answers() -> int:

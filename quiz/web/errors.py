@@ -1,11 +1,12 @@
 """Error pages: every failure gets a page that says what happened, never a traceback."""
 
-from flask import Flask, current_app, render_template
+import sqlalchemy.exc
+from flask import Flask, current_app, make_response, render_template
 from flask_babel import LazyString
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from quiz.extensions import db
 from quiz.web.api import errors as api_errors
@@ -20,6 +21,7 @@ _TITLES = {
     413: _l("Request Entity Too Large"),
     429: _l("Too Many Requests"),
     500: _l("Internal Server Error"),
+    503: _l("Service Unavailable"),
 }
 _EXPLANATIONS = {
     400: _l("The request could not be understood."),
@@ -28,12 +30,17 @@ _EXPLANATIONS = {
     405: _l("This page cannot be used that way."),
     413: _l("What you sent is too large."),
     429: _l("Too many requests. Wait a moment and try again."),
+    503: _l("The server is busy. Wait a moment and try again."),
 }
+
+#: Seconds a client is asked to wait when the server is too busy to answer.
+BUSY_RETRY_AFTER = 2
 
 
 def init_app(app: Flask) -> None:
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(sqlalchemy.exc.TimeoutError, _busy)
     app.register_error_handler(Exception, _unexpected_error)
 
 
@@ -60,6 +67,16 @@ def _http_error(error: HTTPException):
     # extensions' descriptions are written for developers ("10 per 1 minute").
     message = getattr(error, "explanation", None) or _EXPLANATIONS.get(status, error.description or "")
     return _render(status, _TITLES.get(status, error.name), message)
+
+
+def _busy(error: sqlalchemy.exc.TimeoutError):
+    """No database connection came free within the pool's timeout: the server is overloaded,
+    not broken, and the client may try again."""
+    db.session.rollback()
+    current_app.logger.warning("answered 503: %s", error)
+    response = make_response(_http_error(ServiceUnavailable()))
+    response.headers["Retry-After"] = str(BUSY_RETRY_AFTER)
+    return response
 
 
 def _unexpected_error(error: Exception):

@@ -61,6 +61,7 @@ def _set_answer_key(app, revision_id: int, key: dict) -> None:
         db.session.commit()
     revisions._REVISIONS.clear()
     live._QUESTION_CACHE.clear()
+    live._ONCE_PER_VERSION.clear()
 
 
 def _set_flags(choices, flags) -> None:
@@ -72,6 +73,7 @@ def _set_flags(choices, flags) -> None:
     # that the next page is drawn from the flags as they now are.
     revisions._REVISIONS.clear()
     live._QUESTION_CACHE.clear()
+    live._ONCE_PER_VERSION.clear()
 
 
 def page_without_tokens(page: str) -> str:

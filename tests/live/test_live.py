@@ -850,6 +850,37 @@ def test_the_reveal_shows_the_class_answers_and_the_sources(new_session, quiz):
     assert view.standings == []  # the leaderboard comes next
 
 
+def test_after_the_reveal_every_phone_shares_one_tally_and_one_ranking_until_the_version_moves(new_session):
+    session = new_session(seed=2, scoring="plain")
+    ana, ben, cleo = (student(session, name) for name in ("Ana", "Ben", "Cleo"))
+    live.start(db.session, session, now=at(0))
+    answer_live(session, ana, right(ana, session), now=at(1))
+    answer_live(session, ben, wrong(ben, session), now=at(2))
+    assert live.reveal(db.session, session, now=at(3))
+    queries: list[str] = []
+
+    def record(connection, cursor, statement, parameters, context, executemany):
+        queries.append(statement)
+
+    sa.event.listen(db.engine, "before_cursor_execute", record)
+    try:
+        screens = [live.student_screen(db.session, session, member, now=at(4)) for member in (ana, ben, cleo)]
+        grouped = [statement for statement in queries if "GROUP BY" in statement]
+        assert len(grouped) == 1  # one tally for the three phones
+        assert all(view.screen.tally == screens[0].screen.tally for view in screens)
+        assert screens[0].screen.tally.total == 2
+
+        live.remove_player(db.session, session, ben.id, now=at(5))  # the version moves on
+        assert live.screen(db.session, session, now=at(6)).tally.total == 1
+        assert live.advance(db.session, session, now=at(7)) and session.state == live.LEADERBOARD
+        queries.clear()
+        ranked = [live.student_screen(db.session, session, member, now=at(8)).standing for member in (ana, cleo)]
+        assert len([statement for statement in queries if "ORDER BY attempt.score DESC" in statement]) == 1
+        assert [(standing.nickname, standing.rank) for standing in ranked] == [("Ana", 1), ("Cleo", 2)]
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", record)
+
+
 def test_standings_rank_by_score_then_total_time_then_join_order(new_session):
     session = new_session(scoring="plain", question_count=2)
     ana, ben, cleo, dan = (student(session, name, now=at(-10 + n)) for n, name in enumerate(("Ana", "Ben", "Cleo", "Dan")))

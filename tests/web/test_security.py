@@ -4,6 +4,7 @@ anyone. The headers of every page and the CSRF check of every form are in tests/
 from __future__ import annotations
 
 from quiz import create_app
+from quiz.extensions import db
 from tests.web.helpers import QUIZ, start_attempt
 
 
@@ -45,6 +46,24 @@ def test_an_unexpected_error_shows_a_page_without_a_traceback(bundled, app, clie
     assert response.status_code == 500
     assert "Something went wrong" in page and "secret internals" not in page and "Traceback" not in page
     assert "<h1>Internal Server Error</h1>" in page and "property object" not in page
+
+
+def test_a_server_out_of_database_connections_answers_busy_pages_and_api_calls_alike(make_app):
+    # One connection, held here: a request waits a fifth of a second for it, then gives up.
+    app = make_app(SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 1, "max_overflow": 0, "pool_timeout": 0.2})
+    client = app.test_client()
+    with app.app_context():
+        held = db.engine.connect()
+        try:
+            page = client.get("/", headers={"Accept-Language": "fr-CA"})
+            api = client.get("/api/v1/quizzes")
+        finally:
+            held.close()
+    assert page.status_code == 503 and page.headers["Retry-After"] == "2"
+    assert "Le serveur est occupé" in page.get_data(as_text=True)
+    assert api.status_code == 503 and api.headers["Retry-After"] == "2"
+    assert api.get_json()["error"]["code"] == "unavailable"
+    assert client.get("/").status_code == 200  # the connection is back: so is the site
 
 
 def test_a_wrong_method_gets_a_page(bundled, client):

@@ -27,6 +27,7 @@ CODES = {
     422: "invalid_request",
     429: "too_many_requests",
     500: "internal_error",
+    503: "unavailable",
 }
 
 #: Messages for errors raised outside the API's own views, where Flask's wording is HTML-minded.
@@ -40,6 +41,7 @@ MESSAGES = {
     415: "Send the body as application/json.",
     429: "Too many requests. Wait a moment and try again.",
     500: "Something went wrong on our side. Please try again.",
+    503: "The server is busy. Wait a moment and try again.",
 }
 
 #: Sent with every 401, as RFC 6750 asks, so that clients know which scheme to use.
