@@ -4,7 +4,8 @@ Starts ``quiz serve`` (gunicorn with quiz/gunicorn_config.py) on a fresh databas
 teacher in, and lets N students (each its own connection and cookie) join, keep an event
 stream open, and do what static/js/live.js does on a phone: when the stream says a question
 opened, answer it from the event's data at a random moment within the answer window; when
-it says anything else changed, fetch the page again.
+it says anything else changed, fetch the page again. The host shows each reveal for
+``--reveal`` seconds before the next question, as a class looks at the answer and its source.
 
 Prints, per run: answers sent, stored, lost and duplicated; answer POST latency p50/p95/p99;
 and the delay from the host's "next" to each student's stream receiving it (p50/p95/max).
@@ -99,7 +100,7 @@ class Student:
             self.errors.append(f"question {position}: answer got {response.status}")
 
 
-async def run(server, students: int, questions: int, window: float) -> dict:
+async def run(server, students: int, questions: int, window: float, reveal: float) -> dict:
     host = Phone.of(server)
     await log_in(host)
     await host.page("/host/new/kiss-and-cry")
@@ -132,6 +133,9 @@ async def run(server, students: int, questions: int, window: float) -> dict:
             await asyncio.sleep(0.5)
         progress(f"question {position} closed")
         await host.post(host_url + "/action", {"action": "reveal"})
+        # The class looks at the answer and its source before the host moves on; every phone
+        # shows the reveal meanwhile.
+        await asyncio.sleep(reveal)
     await host.post(host_url + "/action", {"action": "finish"})
     progress("finished; waiting for the streams to end")
     try:
@@ -171,6 +175,7 @@ def main() -> None:
     parser.add_argument("--students", type=int, nargs="+", default=[300])
     parser.add_argument("--questions", type=int, default=3)
     parser.add_argument("--window", type=float, default=5.0, help="seconds within which each student answers")
+    parser.add_argument("--reveal", type=float, default=3.0, help="seconds the host shows each reveal before the next question")
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     add_worker_arguments(parser)
     args = parser.parse_args()
@@ -182,7 +187,7 @@ def main() -> None:
         with fresh_database(args.database) as url:
             with quiz_server(url, **settings) as server:
                 workers = len(server.worker_pids())
-                result = asyncio.run(run(server, count, args.questions, args.window))
+                result = asyncio.run(run(server, count, args.questions, args.window, args.reveal))
             stored, distinct = recorded_answers(url, result["session"])
         ms = [value * 1000 for value in result["latencies"]]
         delays = [value * 1000 for value in result["delays"]]
@@ -197,7 +202,7 @@ def main() -> None:
 
     print(f"machine: {machine()}; load generator on the same cores")
     print(f"server: quiz serve, {workers} workers; database {args.database}; {args.questions} questions,"
-          f" answers within {args.window:g} s")
+          f" answers within {args.window:g} s, reveals shown {args.reveal:g} s")
     print_table(
         ["students", "answers sent / stored / lost / duplicated", "answer POST p50 / p95 / p99",
          "host next -> stream p50 / p95 / max", "errors"],

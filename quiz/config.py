@@ -48,6 +48,9 @@ DEFAULTS = {
     "LEADERBOARD_SIZE": 50,
     #: Seconds between two checks of the classroom sessions that event streams follow.
     "LIVE_POLL_INTERVAL": 0.2,
+    #: On PostgreSQL, wake the watchers as soon as a session's state changes (LISTEN/NOTIFY)
+    #: rather than at their next check; off, they only poll.
+    "LIVE_PUSH": True,
     #: Wrong join codes a phone may try (Flask-Limiter syntax), counted per player token so
     #: that one student's typos never lock out a classroom sharing one address.
     "JOIN_LIMIT_WRONG_CODES": "10 per minute",

@@ -6,6 +6,11 @@ by any worker on any server reaches every stream within an interval. The same th
 the changes that only time makes due, such as closing a question whose time is up, so that a
 timer fires even when nobody clicks; the state machine's conditional updates make it harmless
 for several processes to try at once.
+
+On PostgreSQL each state change is also announced (``NOTIFY``, see :data:`quiz.live.CHANNEL`),
+and a second thread per process listens: an announcement wakes the watcher at once instead of
+at its next poll. Polling stays, for joins (which are not announced), timers, and whenever the
+listening connection is lost.
 """
 
 from __future__ import annotations
@@ -22,6 +27,11 @@ from quiz.extensions import db
 from quiz.models import LiveSession, utcnow
 
 logger = logging.getLogger(__name__)
+
+#: Seconds between attempts to listen again after the listening connection failed.
+LISTEN_RETRY_SECONDS = 5.0
+#: Longest wait for an announcement before the listener looks whether it should stop.
+_LISTEN_TIMEOUT = 0.5
 
 
 @dataclass(frozen=True)
@@ -50,7 +60,10 @@ class SessionWatcher:
         self._lock = threading.Lock()
         self._watches: dict[int, _Watch] = {}
         self._thread: threading.Thread | None = None
+        self._listener: threading.Thread | None = None
         self._stopping = threading.Event()
+        # Set by an announcement, or to stop: the watcher polls at once.
+        self._wake = threading.Event()
 
     def wait(self, session_id: int, known: State, timeout: float) -> State | None:
         """Block until the session's version is no longer ``known``'s; return the new state,
@@ -85,16 +98,28 @@ class SessionWatcher:
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._run, name="quiz-session-watcher", daemon=True)
             self._thread.start()
+        if self._listener is None and self._app.config["LIVE_PUSH"]:
+            with self._app.app_context():
+                announced = db.engine.dialect.name == "postgresql"
+            if announced:
+                self._listener = threading.Thread(target=self._listen, name="quiz-session-listener", daemon=True)
+                self._listener.start()
 
     def stop(self) -> None:
-        """Stop polling, once a poll under way has ended and handed its connection back: the app
-        is going away, and its database connections with it."""
+        """Stop polling and listening, once a poll under way has ended and handed its connection
+        back: the app is going away, and its database connections with it."""
         self._stopping.set()
-        if self._thread is not None:
-            self._thread.join()
+        self._wake.set()
+        for thread in (self._thread, self._listener):
+            if thread is not None:
+                thread.join()
 
     def _run(self) -> None:
-        while not self._stopping.wait(self._interval):
+        while not self._stopping.is_set():
+            self._wake.wait(self._interval)
+            self._wake.clear()
+            if self._stopping.is_set():
+                return
             with self._lock:
                 watched = list(self._watches)
             if not watched:
@@ -103,6 +128,26 @@ class SessionWatcher:
                 self._poll(watched)
             except Exception:  # a database hiccup must not kill the watcher for good
                 logger.exception("polling live sessions failed")
+
+    def _listen(self) -> None:
+        """Wake the watcher whenever a session's change is announced, on a connection of its own
+        (outside the pool, which would hand a listening connection to a request)."""
+        while not self._stopping.is_set():
+            try:
+                with self._app.app_context():
+                    connection = db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+                listening = connection.connection.driver_connection
+                connection.detach()
+                try:
+                    listening.execute(f"LISTEN {live.CHANNEL}")
+                    while not self._stopping.is_set():
+                        for _notification in listening.notifies(timeout=_LISTEN_TIMEOUT, stop_after=1):
+                            self._wake.set()
+                finally:
+                    connection.close()
+            except Exception:  # the watcher still polls; listen again after a while
+                logger.warning("listening for live session changes failed; polling only meanwhile", exc_info=True)
+                self._stopping.wait(LISTEN_RETRY_SECONDS)
 
     def _poll(self, session_ids: list[int]) -> None:
         with self._app.app_context():

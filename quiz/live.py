@@ -62,6 +62,10 @@ STATES = (LOBBY, QUESTION_OPEN, QUESTION_CLOSED, REVEAL, LEADERBOARD, FINISHED, 
 HOST_PACED = "host"
 SELF_PACED = "self"
 
+#: The PostgreSQL channel a session's state changes are announced on, to wake the event
+#: streams' watchers in every process at once (quiz.events).
+CHANNEL = "quiz_live"
+
 MIN_TIME_LIMIT = 5
 MAX_TIME_LIMIT = 240
 CODE_DIGITS = 6
@@ -365,9 +369,21 @@ def _transition(session: so.Session, live: LiveSession, allowed_from: tuple[str,
         sa.update(LiveSession)
         .where(LiveSession.id == live.id, LiveSession.version == live.version, LiveSession.state.in_(allowed_from))
         .values(version=LiveSession.version + 1, **values)
-    ).rowcount
+        .returning(_announcement(session))
+    ).all()
     session.refresh(live)
     return bool(changed)
+
+
+def _announcement(session: so.Session) -> sa.ColumnElement:
+    """What a transition returns: on PostgreSQL, a notification on :data:`CHANNEL`, which the
+    database delivers when the transaction commits; elsewhere watchers only poll. In the
+    statement itself, so that it costs no round trip. Joins do not announce themselves: a
+    class joining at once would queue a thousand notifications, and the lobby can wait for
+    the next poll."""
+    if session.get_bind().dialect.name == "postgresql":
+        return sa.func.pg_notify(CHANNEL, sa.cast(LiveSession.id, sa.Text))
+    return LiveSession.id
 
 
 @dataclass(frozen=True)

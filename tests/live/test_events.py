@@ -4,6 +4,7 @@ and stops cleanly when its app goes away."""
 from __future__ import annotations
 
 import threading
+import time
 
 import sqlalchemy as sa
 
@@ -39,3 +40,31 @@ def test_a_waiting_stream_learns_of_a_change_and_the_watcher_stops_with_its_conn
     assert not watcher._thread.is_alive()
     with bundled.app_context():
         assert db.engine.pool.checkedout() == 0
+
+
+def test_on_postgresql_a_state_change_wakes_the_watcher_at_once_and_elsewhere_at_its_next_poll(bundled):
+    session_id, known = new_session(bundled)
+    with bundled.app_context():
+        postgresql = db.engine.dialect.name == "postgresql"
+    # Polls five seconds apart: a change seen sooner came by announcement.
+    watcher = events.SessionWatcher(bundled, 5.0 if postgresql else 0.3)
+    assert watcher.wait(session_id, known, 0.6) is None  # the listener, if any, is listening by now
+    started = time.monotonic()
+    with bundled.app_context():
+        live.start(db.session, db.session.get(LiveSession, session_id))
+        db.session.commit()
+    changed = watcher.wait(session_id, known, 10)
+    seen_after = time.monotonic() - started
+    watcher.stop()
+    assert changed is not None and changed.data["state"] == live.QUESTION_OPEN
+    if postgresql:
+        assert seen_after < 1.0
+        with bundled.app_context():
+            listening = db.session.scalar(
+                sa.select(sa.func.count()).select_from(sa.table("pg_stat_activity", sa.column("datname"), sa.column("query")))
+                .where(sa.column("datname") == sa.func.current_database(), sa.column("query").like("LISTEN%"))
+            )
+        assert listening == 0  # the listening connection closed with the watcher
+    else:
+        assert watcher._listener is None  # nothing announces changes: polling alone
+        assert seen_after < 1.0
