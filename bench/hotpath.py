@@ -142,8 +142,9 @@ def scenarios(app, bare_app, students: int) -> dict[str, Callable[[], Scenario]]
         player.request("POST", url, ANY_ANSWER)
         return Scenario("feedback GET", player, lambda: player.environ("GET", url), 200)
 
-    def classroom() -> tuple[list[Browser], str]:
-        """A host-paced session with ``students`` joined and its first question open."""
+    def classroom() -> tuple[Browser, str, list[Browser], str]:
+        """A host-paced session with ``students`` joined and its first question open: the host
+        and their page's address, the students and theirs."""
         host = Browser(app)
         host.page("/login")
         host.request("POST", "/login", {"username": TEACHER, "password": PASSWORD})
@@ -161,14 +162,22 @@ def scenarios(app, bare_app, students: int) -> dict[str, Callable[[], Scenario]]
             _s, headers, _b = student.request("POST", "/join", {"code": code, "nickname": f"student {index}"})
             crowd.append(student)
         host.request("POST", host_url + "/action", {"action": "start"})
-        return crowd, headers["Location"]
+        return host, host_url, crowd, headers["Location"]
 
     def live_question() -> Scenario:
-        crowd, url = classroom()
+        _host, _host_url, crowd, url = classroom()
         return Scenario("live question GET", crowd[0], lambda: crowd[0].environ("GET", url), 200)
 
+    def live_reveal() -> Scenario:
+        """A phone's page after the reveal, which every phone of the class asks for at once."""
+        host, host_url, crowd, url = classroom()
+        for student in crowd[: len(crowd) // 2]:
+            student.request("POST", url + "/answer", {**ANY_ANSWER, "position": "1"})
+        host.request("POST", host_url + "/action", {"action": "reveal"})
+        return Scenario("live reveal GET", crowd[0], lambda: crowd[0].environ("GET", url), 200)
+
     def live_answer() -> Scenario:
-        crowd, url = classroom()
+        _host, _host_url, crowd, url = classroom()
         waiting = iter(crowd)
         current: list[Browser] = []
 
@@ -184,7 +193,7 @@ def scenarios(app, bare_app, students: int) -> dict[str, Callable[[], Scenario]]
 
     return {
         "hello": hello, "question": question, "answer": answer, "feedback": feedback,
-        "live-question": live_question, "live-answer": live_answer,
+        "live-question": live_question, "live-reveal": live_reveal, "live-answer": live_answer,
     }
 
 
@@ -266,7 +275,7 @@ def main() -> None:
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--requests", type=int, default=1000, help="per request kind (100 with --instructions)")
     parser.add_argument("--students", type=int, help="in the live session (default: --requests, 100 with --instructions)")
-    parser.add_argument("--only", nargs="+", help="request kinds to measure: hello question answer feedback live-question live-answer")
+    parser.add_argument("--only", nargs="+", help="request kinds to measure: hello question answer feedback live-question live-reveal live-answer")
     parser.add_argument("--show-sql", action="store_true", help="print each request's statements")
     parser.add_argument("--instructions", action="store_true", help="count instructions with callgrind instead of timing")
     parser.add_argument("--inside-callgrind", nargs=2, metavar=("URL", "KIND"), help=argparse.SUPPRESS)

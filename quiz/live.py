@@ -929,21 +929,19 @@ def screen(session: so.Session, live: LiveSession, now: datetime | None = None, 
     ticked = tick(session, live, now)
     question = current_question(session, live)
     counts = counts or live.state != QUESTION_OPEN
-    view = Screen(live, players=player_count(session, live) if counts else 0, ticked=ticked)
+    players = _once_per_version("players", live, lambda: player_count(session, live)) if counts else 0
+    view = Screen(live, players=players, ticked=ticked)
     if question is None or live.pacing != HOST_PACED:
         view.standings = standings(session, live) if live.state != LOBBY else []
         return view
     view.question = question
     view.choices = question.choices
-    view.answered = answered_count(session, live) if counts else 0
+    view.answered = _once_per_version("answered", live, lambda: answered_count(session, live)) if counts else 0
     if live.state == QUESTION_OPEN and live.question_closes_at:
         view.seconds_left = max((live.question_closes_at - now).total_seconds(), 0.0)
     if view.revealed:
         view.tally = tally(session, live, question)
-        article = live.quiz.article
-        view.sources = revisions.sources(
-            question.revision, question.question_slug, articles.Quotable.of(article.title, article.text), question.hide
-        )
+        view.sources = _once_per_version("sources", live, lambda: _sources(live, question))
     if live.state in (LEADERBOARD, FINISHED):
         view.standings = standings(session, live)
     return view
@@ -961,9 +959,10 @@ def _once_per_version(name: str, live: LiveSession, compute: Callable[[], T]) ->
     """``compute()``, kept for the session's version while its answers are settled.
 
     After a reveal every phone of a class asks for its page at once, and each page shows the
-    class's tally and standings: computed once per process rather than once per phone (a
-    thousand phones made the last of them wait seconds for a database connection). The
-    creation time tells sessions apart where ids repeat (a recreated database).
+    class's counts, tally, sources and standings: computed once per process rather than once
+    per phone (a thousand phones made the last of them wait seconds for a database
+    connection). The creation time tells sessions apart where ids repeat (a recreated
+    database).
     """
     if live.pacing != HOST_PACED or live.state not in _ANSWERS_SETTLED:
         return compute()
@@ -974,6 +973,13 @@ def _once_per_version(name: str, live: LiveSession, compute: Callable[[], T]) ->
             _ONCE_PER_VERSION.clear()
         _ONCE_PER_VERSION[key] = value
     return _ONCE_PER_VERSION[key]
+
+
+def _sources(live: LiveSession, question: QuestionData) -> list[revisions.Source]:
+    article = live.quiz.article
+    return revisions.sources(
+        question.revision, question.question_slug, articles.Quotable.of(article.title, article.text), question.hide
+    )
 
 
 def tally(session: so.Session, live: LiveSession, question: QuestionData) -> Tally:

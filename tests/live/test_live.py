@@ -850,7 +850,7 @@ def test_the_reveal_shows_the_class_answers_and_the_sources(new_session, quiz):
     assert view.standings == []  # the leaderboard comes next
 
 
-def test_after_the_reveal_every_phone_shares_one_tally_and_one_ranking_until_the_version_moves(new_session):
+def test_after_the_reveal_every_phone_shares_one_set_of_counts_tally_and_ranking_until_the_version_moves(new_session):
     session = new_session(seed=2, scoring="plain")
     ana, ben, cleo = (student(session, name) for name in ("Ana", "Ben", "Cleo"))
     live.start(db.session, session, now=at(0))
@@ -867,6 +867,11 @@ def test_after_the_reveal_every_phone_shares_one_tally_and_one_ranking_until_the
         screens = [live.student_screen(db.session, session, member, now=at(4)) for member in (ana, ben, cleo)]
         grouped = [statement for statement in queries if "GROUP BY" in statement]
         assert len(grouped) == 1  # one tally for the three phones
+        counted = [statement for statement in queries if "count(*)" in statement.lower() and statement not in grouped]
+        assert len(counted) == 2  # students, and answers among them: once each
+        assert {view.screen.players for view in screens} == {3}
+        assert {view.screen.answered for view in screens} == {2}
+        assert all(view.screen.sources == screens[0].screen.sources != [] for view in screens)
         assert all(view.screen.tally == screens[0].screen.tally for view in screens)
         assert screens[0].screen.tally.total == 2
 
