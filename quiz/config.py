@@ -124,9 +124,8 @@ def configure(app: Flask, test_config: dict | None) -> None:
         options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
         options.setdefault("pool_size", 20)
         options.setdefault("max_overflow", 20)
-        # A server restart or an idle timeout drops pooled connections; a ping on checkout
-        # finds them. An SQLite file never goes away, so it is spared the ping.
-        options.setdefault("pool_pre_ping", True)
+        # A server restart or an idle timeout drops pooled connections: a connection that
+        # waited a while in the pool is pinged before use (quiz.extensions).
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     _check_proxy_settings(app)
     if app.config["ENV"] == "production":

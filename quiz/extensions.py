@@ -1,6 +1,7 @@
 """Flask extensions, created without an app and bound in :func:`quiz.create_app`."""
 
 import sqlite3
+import time
 
 import flask_limiter
 from flask.logging import default_handler
@@ -154,3 +155,39 @@ def _configure_sqlite(dbapi_connection, _connection_record) -> None:
     cursor.execute("PRAGMA synchronous = NORMAL")
     cursor.execute("PRAGMA busy_timeout = 5000")
     cursor.close()
+
+
+#: Seconds a pooled connection may wait in the pool and still be trusted without a ping.
+TRUSTED_IDLE_SECONDS = 5.0
+
+
+@sa.event.listens_for(sa.pool.Pool, "checkin")
+def _note_when_idle(_dbapi_connection, connection_record) -> None:
+    connection_record.info["idle_since"] = time.monotonic()
+
+
+@sa.event.listens_for(sa.pool.Pool, "checkout")
+def _ping_after_a_wait(dbapi_connection, connection_record, _connection_proxy) -> None:
+    """Ping a server's connection that waited a while in the pool before a request uses it, and
+    have the pool open another if it has gone (a database restart, an idle timeout).
+
+    SQLAlchemy's ``pool_pre_ping`` pings at every checkout: a round trip more for every
+    request, which a classroom's answers, each one statement, feel. A connection handed back
+    moments ago was alive then; one that dies meanwhile fails its request with 503 (see
+    :mod:`quiz.web.errors`), and is replaced. An SQLite file never goes away.
+    """
+    idle_since = connection_record.info.get("idle_since")
+    if isinstance(dbapi_connection, sqlite3.Connection) or idle_since is None:
+        return
+    if time.monotonic() - idle_since < TRUSTED_IDLE_SECONDS:
+        return
+    # Outside any transaction, as SQLAlchemy's own ping: the request sets its own.
+    autocommit = dbapi_connection.autocommit
+    try:
+        dbapi_connection.autocommit = True
+        cursor = dbapi_connection.cursor()
+        cursor.execute("SELECT 1")
+        cursor.close()
+        dbapi_connection.autocommit = autocommit
+    except Exception as error:
+        raise sa.exc.DisconnectionError(f"a pooled connection did not answer: {error}") from error

@@ -41,6 +41,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(sqlalchemy.exc.TimeoutError, _busy)
+    app.register_error_handler(sqlalchemy.exc.DBAPIError, _database_error)
     app.register_error_handler(Exception, _unexpected_error)
 
 
@@ -69,7 +70,7 @@ def _http_error(error: HTTPException):
     return _render(status, _TITLES.get(status, error.name), message)
 
 
-def _busy(error: sqlalchemy.exc.TimeoutError):
+def _busy(error: sqlalchemy.exc.SQLAlchemyError):
     """No database connection came free within the pool's timeout: the server is overloaded,
     not broken, and the client may try again."""
     db.session.rollback()
@@ -77,6 +78,14 @@ def _busy(error: sqlalchemy.exc.TimeoutError):
     response = make_response(_http_error(ServiceUnavailable()))
     response.headers["Retry-After"] = str(BUSY_RETRY_AFTER)
     return response
+
+
+def _database_error(error: sqlalchemy.exc.DBAPIError):
+    """A connection the database dropped under a request (a restart) is as good as a busy
+    server: the next try gets a fresh connection. Any other database error is unexpected."""
+    if error.connection_invalidated:
+        return _busy(error)
+    return _unexpected_error(error)
 
 
 def _unexpected_error(error: Exception):
