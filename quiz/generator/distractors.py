@@ -246,20 +246,12 @@ _AHEAD = re.compile(
 
 def _latest_year(article: Article) -> int | None:
     """The year the story was written: its dateline's (a date opening the article), else the
-    latest year it names as past or present (not "to be completed by 2025")."""
+    latest year it names."""
     dated = [fact for fact in article.facts if fact.kind in ("year", "date") and _year_of(fact.form) is not None]
     opening = [fact for fact in dated if fact.sentence == 0 and fact.kind == "date"]
     if opening:
         return _year_of(opening[0].form)
-    told = [fact for fact in dated if not _told_as_ahead(fact, article)] or dated
-    return max((_year_of(fact.form) for fact in told), default=None)  # type: ignore[type-var]
-
-
-def _told_as_ahead(fact: Fact, article: Article) -> bool:
-    """Whether the words before a year or date in its sentence put it ahead ("by 2025")."""
-    sentence = article.sentences[fact.sentence]
-    before = article.text[max(sentence.start, fact.start - 60) : fact.start]
-    return _AHEAD.search(before.lower()) is not None
+    return max((_year_of(fact.form) for fact in dated), default=None)  # type: ignore[type-var]
 
 
 def _year_of(form: Form | None) -> int | None:
@@ -276,7 +268,9 @@ def _within_the_story(fact: Fact, article: Article) -> Callable[[Candidate], boo
     beside it). A fact told as ahead ("by 2025", "will ...") may take later values."""
     latest = article.derived(_latest_year)
     answer_year = _year_of(fact.form)
-    if latest is None or answer_year is None or answer_year > latest or _told_as_ahead(fact, article):
+    sentence = article.sentences[fact.sentence]
+    before = article.text[sentence.start : fact.start]
+    if latest is None or answer_year is None or answer_year > latest or _AHEAD.search(before[-60:].lower()):
         return lambda candidate: True
     # An answer in the latest year named may be a year before the story's own (undated stories
     # name no year of their own): one year more, so that it is not always the latest choice.
@@ -291,45 +285,11 @@ def _within_the_story(fact: Fact, article: Article) -> Callable[[Candidate], boo
     return within
 
 
-def _in_the_sentence_order(fact: Fact, article: Article) -> Callable[[Candidate], bool]:
-    """Whether a year or date keeps the order of the others its sentence names, when the
-    sentence tells them in order around the answer: after "declared a state of emergency on
-    ____, shut down all schools as of November 17", a choice after November 17 is ruled out
-    by the prompt itself, and "in ____ and held the post until 2011" takes no later year."""
-    answer = _value(fact.form)  # type: ignore[arg-type]
-    earlier: list[Decimal] = []
-    later: list[Decimal] = []
-    for other in article.facts_in(fact.sentence):
-        if other is fact or other.kind != fact.kind or other.form is None:
-            continue
-        if isinstance(fact.form, DateForm) and (not isinstance(other.form, DateForm) or (other.form.year is None) != (fact.form.year is None)):
-            continue  # "December 28" and "January 7" have no order without their years
-        (earlier if other.start < fact.start else later).append(_value(other.form))
-    low, high = max(earlier, default=None), min(later, default=None)
-    if (low is None and high is None) or (low is not None and low >= answer) or (high is not None and high <= answer):
-        return lambda candidate: True  # no other date, or the sentence does not tell them in order
-
-    def in_order(candidate: Candidate) -> bool:
-        value = candidate.value
-        return value is None or ((low is None or value > low) and (high is None or value < high))
-
-    return in_order
-
-
-def _in_time(fact: Fact, article: Article) -> Callable[[Candidate], bool]:
-    """Whether a candidate for a year or date fits the story's time and its sentence's order;
-    any other number always does."""
-    if fact.kind not in ("year", "date"):
-        return lambda candidate: True
-    checks = (_within_the_story(fact, article), _in_the_sentence_order(fact, article))
-    return lambda candidate: all(check(candidate) for check in checks)
-
-
 def _numeric_choices(fact: Fact, article: Article, lenders: Lenders, seed: int, fits: Fits) -> list[str]:
     answer_form = fact.form
     assert answer_form is not None
     answer_value = _value(answer_form)
-    in_time = _in_time(fact, article)
+    in_time = _within_the_story(fact, article) if fact.kind in ("year", "date") else (lambda candidate: True)
     # Another count is a choice only when it counts the same things: 12 horses are no number
     # of firefighters.
     key = _lending_key(fact.kind, answer_form, counted_noun(article, fact))
@@ -342,55 +302,29 @@ def _numeric_choices(fact: Fact, article: Article, lenders: Lenders, seed: int, 
         yield from _changed_choices(fact.kind, answer_form, below)
 
     below, above = _Unrolled(side(below=True)), _Unrolled(side(below=False))
+    wanted_below = seed % CHOICES
+    chosen: list[Candidate] = []
+    texts = [fact.text]
 
     # Among "6.3 days", a "7.0 days" reads as made up and leaves the answer the only real figure.
     real_decimals = isinstance(answer_form, NumberForm) and answer_form.decimals > 0 and not re.search(r"\.0+(?!\d)", fact.text)
 
-    def arranged(wanted_below: int) -> list[Candidate]:
-        """The answer and the distractors, ``wanted_below`` of them below it if there are
-        enough, in order of value."""
-        chosen: list[Candidate] = []
-        texts = [fact.text]
+    def take(pool: Iterable[Candidate], count: int) -> None:
+        for candidate in pool:
+            if count <= 0:
+                return
+            if real_decimals and re.search(r"\.0+(?!\d)", candidate.text):
+                continue
+            if candidate not in chosen and in_time(candidate) and fits(candidate.text) and distinct(candidate.text, texts):
+                chosen.append(candidate)
+                texts.append(candidate.text)
+                count -= 1
 
-        def take(pool: Iterable[Candidate], count: int) -> None:
-            for candidate in pool:
-                if count <= 0:
-                    return
-                if real_decimals and re.search(r"\.0+(?!\d)", candidate.text):
-                    continue
-                if candidate not in chosen and in_time(candidate) and fits(candidate.text) and distinct(candidate.text, texts):
-                    chosen.append(candidate)
-                    texts.append(candidate.text)
-                    count -= 1
-
-        take(below, wanted_below)
-        take(above, CHOICES - 1 - len(chosen))
-        take(below, CHOICES - 1 - len(chosen))
-        return sorted([*chosen, Candidate(fact.text, answer_value, -1)], key=lambda c: c.value)  # type: ignore[arg-type, return-value]
-
-    # The seed says how many distractors go below the answer; when that leaves the answer
-    # standing apart, the next counts are tried.
-    first = ordered = arranged(seed % CHOICES)
-    for turn in range(1, CHOICES):
-        if not stands_apart([candidate.value for candidate in ordered], answer_value):  # type: ignore[misc]
-            break
-        ordered = arranged((seed + turn) % CHOICES)
-    else:
-        ordered = first
+    take(below, wanted_below)
+    take(above, CHOICES - 1 - len(chosen))
+    take(below, CHOICES - 1 - len(chosen))
+    ordered = sorted([*chosen, Candidate(fact.text, answer_value, -1)], key=lambda c: c.value)  # type: ignore[arg-type, return-value]
     return [candidate.text for candidate in ordered]
-
-
-def stands_apart(values: Sequence[Decimal], answer: Decimal) -> bool:
-    """Whether the answer is alone at one end of ``values``, at least twice as far from the
-    nearest other value as those are from each other: among 140, 160, 180 and 220 the 220 is
-    the one a player picks without reading the article."""
-    ordered = sorted(values)
-    if len(ordered) < 3 or answer not in (ordered[0], ordered[-1]):
-        return False
-    rest = ordered[1:] if answer == ordered[0] else ordered[:-1]
-    gap = rest[0] - answer if answer == ordered[0] else answer - rest[-1]
-    widest = max(higher - lower for lower, higher in zip(rest, rest[1:]))
-    return widest > 0 and gap >= 2 * widest
 
 
 def _lent_values(kind: str, answer: Form, walk: Iterator[tuple[Decimal, Form]], source: int) -> Iterator[Candidate]:

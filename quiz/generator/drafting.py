@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import itertools
 import re
 import zlib
 from collections import Counter
@@ -18,9 +16,7 @@ from quiz.generator.facts import FACT_KINDS, Article, analyse
 from quiz.generator.markdown import plain_text
 from quiz.generator.numbers import indefinite_article
 from quiz.generator.templates import Draft, draft_for
-from quiz.generator.validation import (
-    CHOICE_CHECKS, DRAFT_CHECKS, Candidate, problems, told_gender, year_of_birth_told,
-)
+from quiz.generator.validation import Candidate, problems, told_gender
 
 #: A sentence gives at most this many questions, so that a quiz covers the article.
 QUESTIONS_PER_SENTENCE = 2
@@ -33,12 +29,10 @@ def _lenders(other_texts: Sequence[str]) -> distractors.Lenders:
 
 
 def _sound_candidates(
-    article: Article, others: distractors.Lenders, avoid: frozenset[str] = frozenset(),
-    shown: frozenset[str] = frozenset(),
+    article: Article, others: distractors.Lenders, avoid: frozenset[str] = frozenset()
 ) -> list[Candidate]:
     """The question drafted on each fact of an analysed article that passes every check.
-    ``avoid`` holds answers (folded) offered as no question's wrong choice; ``shown``, dates
-    and figures (folded) that other questions show, offered as no wrong choice either."""
+    ``avoid`` holds answers (folded) offered as no question's wrong choice."""
     text = article.text
     sound = []
     # The answer's place among the choices is spread over every place rather than left to
@@ -50,49 +44,21 @@ def _sound_candidates(
         draft = draft_for(fact, article)
         if draft is None:
             continue  # no prompt stands alone
-        if problems(Candidate(draft, (), article), DRAFT_CHECKS):
-            continue  # no choices can mend the draft
-        fits, known_gender = _fits(draft, avoid, shown), told_gender(draft) is not None
+        fits, known_gender = _fits(draft, avoid), told_gender(draft) is not None
         least = min(places[place] for place in range(distractors.CHOICES))
-
-        def arranged(turn: int) -> Candidate:
-            choices = distractors.choose(fact, article, others, seed + turn, fits, known_gender=known_gender)
-            return Candidate(draft, tuple(choices), article)
-
-        def place(candidate: Candidate) -> tuple[int, int]:
-            index = candidate.choices.index(draft.answer)
-            return places[index], index
-
-        tried: list[Candidate] = []
+        choices: list[str] = []
         for turn in range(distractors.CHOICES):
-            tried.append(arranged(turn))
-            if place(tried[-1])[0] == least:
+            arrangement = distractors.choose(fact, article, others, seed + turn, fits, known_gender=known_gender)
+            if not choices or places[arrangement.index(draft.answer)] < places[choices.index(draft.answer)]:
+                choices = arrangement
+            if places[choices.index(draft.answer)] == least:
                 break
-        # The least used place first, and of places used as often the first: answers that only
-        # their values can place (the latest of the dates before another) mostly go last, so
-        # the others go first. An arrangement that fails a check (a wrong choice of another
-        # sort, too few choices) gives way to another turn's that passes them all.
-        untried = (arranged(turn) for turn in range(len(tried), distractors.CHOICES))  # drawn only if needed
-        in_order = itertools.chain(sorted(tried, key=place), untried)
-        best = next((candidate for candidate in in_order if not problems(candidate, CHOICE_CHECKS)), None)
-        if best is not None:
-            sound.append(best)
-            places[best.choices.index(draft.answer)] += 1
+        candidate = Candidate(draft, tuple(choices), article)
+        if not problems(candidate):
+            sound.append(candidate)
+            places[choices.index(draft.answer)] += 1
             seed += 1
     return sound
-
-
-def _shown_values(kept: Sequence[Candidate], article: Article) -> frozenset[str]:
-    """The dates and figures (folded) the quotes of ``kept`` hold: a player who reads that the
-    meeting was "on March 20" in one question rules "March 20" out of another's choices."""
-    shown = set()
-    for candidate in kept:
-        quote = _folded(candidate.draft.quote)
-        for fact in article.facts_in(candidate.draft.fact.sentence):
-            value = _folded(fact.text)
-            if FACT_KINDS[fact.kind].numeric and value in quote:
-                shown.add(value)
-    return frozenset(shown)
 
 
 def _word_spans(text: str) -> Iterable[str]:
@@ -112,11 +78,10 @@ _GENERIC_NAME_WORDS = frozenset(
 )
 
 
-def _fits(draft: Draft, avoid: frozenset[str] = frozenset(), shown: frozenset[str] = frozenset()):
+def _fits(draft: Draft, avoid: frozenset[str] = frozenset()):
     """Whether a distractor reads as well as the answer in the blank (same "a"/"an", same
     capitals), is not named in the prompt, repeats neither a figure nor a word of a name the
-    prompt holds, is no other question's answer (``avoid``) and no date or figure another
-    question shows (``shown``, matched whole: "2016" shown leaves "May 2016" free)."""
+    prompt holds, and is no other question's answer (``avoid``)."""
     article_word = re.search(r"\b(a|an)\s*$", draft.before, re.IGNORECASE)
     capital = draft.answer[:1].isupper()
 
@@ -133,8 +98,6 @@ def _fits(draft: Draft, avoid: frozenset[str] = frozenset(), shown: frozenset[st
             return False  # a choice the prompt names is plainly not the answer
         if avoid and any(part != own and part in avoid for part in _word_spans(folded)):
             return False  # another question's answer, which the choice would hint at
-        if folded in shown and folded != own:
-            return False  # another question says what this value is the date or figure of
         if counted:
             # "sixteen years" served of "a sixteen-year sentence": another figure of the prompt
             leading = re.match(r"\D{0,4}?([\d.,]+|[a-z]+)", folded)
@@ -169,26 +132,18 @@ def drafted_entries(
     max_questions: int | None = None,
     other_texts: Sequence[str] = (),
     acceptable: Callable[[list[dict[str, Any]]], set[str]] | None = None,
-    title: str = "",
 ) -> list[dict[str, Any]]:
     """:func:`generate_questions` on a text already reduced to plain text, taken as it is.
 
     ``acceptable``, given every entry, says which (by id) may stay; the best ``max_questions``
-    are then taken from those. ``title`` is the quiz's title, which players see: no question
-    asks what it tells."""
+    are then taken from those."""
     article, others = analyse(plain), _lenders(other_texts)
-    if title:
-        article = dataclasses.replace(article, title=title)
-
-    def selected(candidates: list[Candidate]) -> list[Candidate]:
-        return _one_per_value([candidate for candidate in candidates if not year_of_birth_told(candidate.draft, title)])
-
-    kept = selected(_sound_candidates(article, others))
+    kept = _selected(_sound_candidates(article, others))
     # A wrong choice that is another question's answer tells that answer away (quiz lint says
     # so): the choices are drawn again, leaving out the answers of the questions kept.
     answers = frozenset(fold(candidate.draft.answer).casefold() for candidate in kept)
     if answers:
-        kept = selected(_sound_candidates(article, others, answers, _shown_values(kept, article)))
+        kept = _selected(_sound_candidates(article, others, answers))
     if acceptable is not None:
         trial = _entries(kept, article)
         allowed = acceptable(trial)
@@ -201,7 +156,7 @@ def _entries(candidates: list[Candidate], article: Article) -> list[dict[str, An
     return [_entry(candidate, article, used) for candidate in candidates]
 
 
-def _one_per_value(candidates: list[Candidate]) -> list[Candidate]:
+def _selected(candidates: list[Candidate]) -> list[Candidate]:
     """One question per value (however it is written: "July 14, 2015" and "the 14th of July
     2015" are one), a few per sentence."""
     per_sentence: dict[int, int] = {}

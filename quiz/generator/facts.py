@@ -114,9 +114,6 @@ class Article:
     subjects: frozenset[str]
     #: The spans of the text inside quotation marks (see :func:`sentences.quotation_spans`).
     quotations: tuple[tuple[int, int], ...] = ()
-    #: The headline players see above the questions ("" when none is known): what it names
-    #: ("the pipeline", "the quake") needs no sentence before it.
-    title: str = ""
     #: What :meth:`derived` has built, by the function that built it.
     _derived: dict[Callable[[Any], Any], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 

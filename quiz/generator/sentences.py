@@ -30,9 +30,7 @@ ABBREVIATIONS = frozenset(
 _CANDIDATE = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
 _NOT_SPACE = re.compile(r"\S")
 _LETTERS = re.compile(r"[A-Za-z]+")
-#: What a sentence may open with: a capital of any alphabet ("Łukasz", "Émile") or a digit,
-#: maybe after quotation marks or a bracket.
-_OPENING = re.compile(r"[\"'“‘(\[]*([^\W_])")
+_OPENING = re.compile(r"[\"'“‘(\[]*[A-Z0-9]")
 
 #: Where and when a news story was filed, before it starts: a place in capitals ("NEW YORK",
 #: "ST. LOUIS", "REGION"), then maybe its state, a date and the agency in brackets, then a dash:
@@ -85,11 +83,6 @@ def split_sentences(text: str) -> list[Sentence]:
     return sentences
 
 
-def _opens_sentence(line: str, at: int) -> bool:
-    opening = _OPENING.match(line, at)
-    return opening is not None and (opening.group(1).isupper() or opening.group(1).isdigit())
-
-
 def _line_spans(line: str, common: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
     spans = []
     start = len(line) - len(line.lstrip())
@@ -98,7 +91,7 @@ def _line_spans(line: str, common: frozenset[str] = frozenset()) -> list[tuple[i
         # that a long line (a whole article on one) costs no more than its sentences.
         word = _NOT_SPACE.search(line, match.end())
         following = word.start() if word else len(line)
-        if not _opens_sentence(line, following) or not _ends_sentence(line, match.start(), match.group(), following, common):
+        if not _OPENING.match(line, following) or not _ends_sentence(line, match.start(), match.group(), following, common):
             continue
         spans.append((start, match.end()))
         start = following

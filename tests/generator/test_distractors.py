@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-from decimal import Decimal
 
 from quiz.generator import distractors, generate_questions
 from quiz.generator.distractors import choose, contains_words, distinct
@@ -26,8 +25,7 @@ def test_numbers_come_from_the_article_first_and_are_sorted():
     article = analyse(TEXT)
     choices = choose(fact(article, "1994"), article, [], seed=1, fits=lambda text: True)
     assert choices == sorted(choices)
-    # "She won in ____ and again in 1998": no choice from 1998 on.
-    assert "1994" in choices and "1980" in choices and max(choices) < "1998"
+    assert "1994" in choices and {"1980", "1998"} <= set(choices)
     assert len(choices) == 4
 
 
@@ -158,53 +156,3 @@ def test_a_share_stays_under_a_hundred_percent_and_thousands_get_separators():
         assert all(float(choice.rstrip("%")) <= 100 for choice in shares)
         students = choose(fact(article, "600"), article, [], seed=seed, fits=lambda text: True)
         assert not any(re.fullmatch(r"\d{4,}", choice) for choice in students)
-
-
-def test_an_answer_alone_at_one_end_of_its_choices_stands_apart():
-    values = [Decimal(value) for value in (140, 160, 180, 220)]
-    assert distractors.stands_apart(values, Decimal(220))
-    assert not distractors.stands_apart(values, Decimal(180))
-    assert not distractors.stands_apart([Decimal(value) for value in (160, 180, 200, 220)], Decimal(220))
-    assert not distractors.stands_apart([Decimal(value) for value in (54, 60, 70, 84)], Decimal(84))
-
-
-def test_choices_that_leave_the_answer_standing_apart_are_drawn_again():
-    text = (
-        "The club counted 140 members in May. It counted 160 members in June. It counted 180 members in July. "
-        "By the end of the season the club had 220 members in all."
-    )
-    article = analyse(text)
-    answer = fact(article, "220")
-    for seed in range(distractors.CHOICES):
-        choices = choose(answer, article, [], seed=seed, fits=lambda text: True)
-        values = [Decimal(choice.replace(",", "")) for choice in choices]
-        assert not distractors.stands_apart(values, Decimal(220)), choices
-
-
-def test_dates_keep_the_order_their_sentence_tells():
-    text = (
-        "The government declared a state of emergency on November 15, shut down all schools as of November 17, "
-        "and later banned children from public gatherings."
-    )
-    article = analyse(text)
-    for seed in range(distractors.CHOICES):
-        choices = choose(fact(article, "November 15"), article, [], seed=seed, fits=lambda text: True)
-        assert all(int(choice.split()[1]) < 17 for choice in choices if choice.startswith("November")), choices
-    years = analyse("Pelosi became the first woman to serve as Speaker in 2007 and held the post until 2011.")
-    for seed in range(distractors.CHOICES):
-        assert max(choose(fact(years, "2007"), years, [], seed=seed, fits=lambda text: True)) < "2011"
-
-
-def test_dates_told_out_of_order_are_left_free():
-    article = analyse("The vote on March 20 followed the decision of March 3 by the party's board of governors.")
-    choices = choose(fact(article, "March 20"), article, [], seed=2, fits=lambda text: True)
-    assert any(int(choice.split()[1]) < 20 for choice in choices if choice != "March 20")
-    assert any(int(choice.split()[1]) > 20 for choice in choices if choice != "March 20")
-
-
-def test_a_year_told_as_ahead_is_not_the_story_s_own():
-    article = analyse(
-        "In 2017, a memorandum about the pipeline was signed in Nicosia. The cable is to be completed by 2025."
-    )
-    for seed in range(distractors.CHOICES):
-        assert max(choose(fact(article, "2017"), article, [], seed=seed, fits=lambda text: True)) <= "2018"

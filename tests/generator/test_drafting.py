@@ -20,7 +20,7 @@ from quiz.bank.yamlfile import dump_yaml
 from quiz.generator import distractors, draft_bank, drafting, generate_questions, read_article, templates
 from quiz.generator.entities import PERSON
 from quiz.generator.drafting import repeated_parts
-from quiz.generator.facts import FACT_KINDS, analyse
+from quiz.generator.facts import analyse
 from quiz.generator.markdown import plain_text
 from quiz.generator.sentences import quotation_spans
 from quiz.generator.templates import stem_gender
@@ -28,10 +28,9 @@ from quiz.generator.validation import LENGTH_RATIO, LENGTH_SLACK
 from tests.conftest import REPO
 from tests.generator.conftest import ARTICLE_FILES
 
-#: The drafts kept per 1,000 words over the benchmark's dev articles, at the least (4.9 when
-#: this was written, after dropping asides, years of birth an age tells, counts of the names a
-#: quote lists and blanks in lists of names; bench/generator_quality.md has measured figures).
-MIN_KEPT_PER_1000_WORDS = 4.5
+#: The drafts kept per 1,000 words over the benchmark's dev articles, at the least (5.8 when
+#: this was written; bench/generator_quality.md has the measured figures).
+MIN_KEPT_PER_1000_WORDS = 5.5
 
 
 def folded(text: str) -> str:
@@ -251,49 +250,3 @@ def test_the_draft_keeps_the_article_text_as_read():
     assert (title, text) == ("The Star", "The *Star* Theatre in Leeds opened in 1921 with 800 seats.")
     document = draft_bank(text, title=title, article_id="star", quiz_id="star")
     assert document["articles"][0]["text"] == text
-
-
-def test_no_wrong_choice_is_a_date_or_figure_another_question_shows(drafted):
-    text, questions, _ = drafted
-    article = analyse(text)
-    for question in questions:
-        own = folded(question["correct"])
-        for other in questions:
-            if other is question:
-                continue
-            start = text.index(other["source"][0])
-            end = start + len(other["source"][0])
-            shown = {
-                folded(fact.text) for fact in article.facts
-                if FACT_KINDS[fact.kind].numeric and start <= fact.start and fact.end <= end
-            }
-            offered = {folded(choice) for choice in question["choices"]} - {own}
-            assert not offered & shown, (question["id"], other["id"], offered & shown)
-
-
-def test_an_arrangement_failing_a_check_gives_way_to_another(monkeypatch):
-    _, text = read_article(ARTICLE_FILES[0].read_bytes(), "article")
-    every = generate_questions(text)
-    original = distractors.choose
-
-    def too_few_on_even_seeds(fact, article, others, seed, fits, **options):
-        choices = original(fact, article, others, seed, fits, **options)
-        return [fact.text] if seed % 2 == 0 else choices
-
-    monkeypatch.setattr(drafting.distractors, "choose", too_few_on_even_seeds)
-    patched = generate_questions(text)
-    assert len(patched) == len(every)
-    assert all(len(question["choices"]) >= 3 for question in patched)
-
-
-def test_no_year_of_birth_when_the_title_gives_an_age():
-    text = (
-        "Jane Doe, the actor and singer, was born Jane Kappel in Boise, Idaho in 1922 to a family of teachers. "
-        "Doe made her first film in 1948 and her last in 1968. She won an award in 1959 for a comedy."
-    )
-
-    def answers(title):
-        return {question["correct"] for question in draft_bank(text, title=title, article_id="a", quiz_id="a")["questions"]}
-
-    assert "1922" in answers("Actor Jane Doe remembered")
-    assert "1922" not in answers("Actor Jane Doe dies at 97")

@@ -123,38 +123,3 @@ def test_a_count_whose_items_or_next_ordinal_follow_is_not_asked():
     )
     assert found["10"] is None
     assert found["two"] is None
-
-
-def test_thus_and_itself_lean_on_the_sentence_before():
-    for text in (
-        "Lukas Nowak, who works at the hall as a chef, having thus armed himself, chased the man in 2019.",
-        "The vaccination drive itself started on November 20 across the islands of the country.",
-    ):
-        article = analyse(text)
-        assert all(draft_for(fact, article) is None for fact in article.facts), text
-    article = analyse("The vaccination drive started on November 20 across the islands of the country.")
-    assert any(draft_for(fact, article) is not None for fact in article.facts)
-
-
-def test_that_month_leans_on_the_sentence_before():
-    article = analyse("Though she was declared cancer-free that October, doctors found in August 2014 that it had spread.")
-    assert all(draft_for(fact, article) is None for fact in article.facts)
-
-
-def test_a_noun_the_title_names_needs_no_sentence_before_it():
-    from dataclasses import replace
-
-    text = (
-        "Greece and Cyprus signed a deal for a gas pipeline on Thursday in Athens. "
-        "Work on the pipeline is to start in 2021, the ministers said."
-    )
-    article = analyse(text)
-    year = next(fact for fact in article.facts if fact.text == "2021")
-    assert draft_for(year, article) is None  # "the pipeline" of the sentence before
-    assert draft_for(year, replace(article, title="Greece reaffirms EastMed pipeline is open")) is not None
-
-
-def test_an_explanation_keeps_an_acronym_that_opens_it():
-    article = analyse("WHO director-general Tedros Adhanom said in 2015 that the name had to be easy to say, who knew.")
-    year = next(fact for fact in article.facts if fact.text == "2015")
-    assert draft_for(year, article).explanation.startswith("According to the article, WHO director-general")
