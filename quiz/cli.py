@@ -10,28 +10,14 @@ import gc
 import importlib
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import click
 
+from quiz import collector
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Run the block with Python's cyclic garbage collector paused. Imports make hundreds of
-    thousands of objects that live as long as the process; the collector would walk them again
-    and again while they load, for nothing."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-with _collector_paused():
+# Imports make objects that live as long as the process: see collector.paused().
+with collector.paused():
     from flask.cli import FlaskGroup
 
 if TYPE_CHECKING:
@@ -62,7 +48,7 @@ def _imported_command(name: str) -> click.Command:
     article, the collector walking them took a sixth of the run). Freezing keeps whatever
     garbage is waiting at that moment, so it is done once a process, and by the command line
     only: the app registering the commands freezes nothing."""
-    with _collector_paused():
+    with collector.paused():
         command = _command(name)
     if gc.get_freeze_count() == 0:
         gc.freeze()

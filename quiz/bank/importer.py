@@ -15,7 +15,8 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 from sqlalchemy.dialects import postgresql
 
-from quiz.bank.loader import Bank, BankArticle, BankQuestion, BankQuiz, gc_paused
+from quiz import collector
+from quiz.bank.loader import Bank, BankArticle, BankQuestion, BankQuiz
 from quiz.models import (
     Article,
     BankLock,
@@ -90,7 +91,7 @@ def import_bank(
 
     ``progress`` is called with the number of questions handled since the last call.
     """
-    with gc_paused():
+    with collector.paused():
         return _import_bank(session, bank, progress)
 
 

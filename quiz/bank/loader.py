@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import gc
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -21,6 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from quiz import collector
 from quiz.bank.errors import BankError, BankInvalid
 from quiz.quotes import FoldedText, fold
 from quiz.bank.schema import ArticleSpec, BankSpec, QuestionSpec, QuizSettings, QuizSpec, no_control_characters
@@ -142,26 +141,11 @@ def load_bank(path: str | Path, *, max_bytes: int = MAX_BANK_BYTES) -> Bank:
     return parse_bank(raw, str(path), base_dir=path.parent, max_bytes=max_bytes)
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector, which otherwise walks the hundreds of thousands
-    of objects a large bank is made of again and again while they are made (a third of the
-    time of a load). Reference counting still frees what is dropped; the few cycles made
-    meanwhile are collected once the collector resumes."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def parse_bank(
     raw: bytes, file: str, *, base_dir: Path | None, max_bytes: int = MAX_BANK_BYTES
 ) -> Bank:
     """Check a bank given as bytes. Without ``base_dir``, articles must be inline."""
-    with gc_paused():
+    with collector.paused():
         return bank_from_document(parse_yaml(raw, file, max_bytes=max_bytes), base_dir=base_dir, max_bytes=max_bytes)
 
 
