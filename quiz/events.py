@@ -61,6 +61,8 @@ class SessionWatcher:
         self._watches: dict[int, _Watch] = {}
         self._thread: threading.Thread | None = None
         self._listener: threading.Thread | None = None
+        #: Set while the listener listens: announcements made before it do not wake the watcher.
+        self.listening = threading.Event()
         self._stopping = threading.Event()
         # Set by an announcement, or to stop: the watcher polls at once.
         self._wake = threading.Event()
@@ -140,10 +142,12 @@ class SessionWatcher:
                 connection.detach()
                 try:
                     listening.execute(f"LISTEN {live.CHANNEL}")
+                    self.listening.set()
                     while not self._stopping.is_set():
                         for _notification in listening.notifies(timeout=_LISTEN_TIMEOUT, stop_after=1):
                             self._wake.set()
                 finally:
+                    self.listening.clear()
                     connection.close()
             except Exception:  # the watcher still polls; listen again after a while
                 logger.warning("listening for live session changes failed; polling only meanwhile", exc_info=True)
