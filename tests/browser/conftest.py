@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,10 @@ def _in_ci() -> bool:
 # --------------------------------------------------------------------------- server
 
 
+#: Seconds the test server gives its requests under way to finish when a test ends.
+REQUESTS_FINISH_SECONDS = 2.0
+
+
 @pytest.fixture
 def server_url(bundled: Flask) -> Iterator[str]:
     """The bundled app served over real HTTP on a free port of 127.0.0.1; yields the base URL."""
@@ -73,6 +78,13 @@ def server_url(bundled: Flask) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
+        # Requests the browser left under way (a static file of a page it moved on from) finish
+        # and close their files now, not in the middle of a later test; an event stream that
+        # outlives the wait is left to end by itself.
+        deadline = time.monotonic() + REQUESTS_FINISH_SECONDS
+        for request in threading.enumerate():
+            if request.name.endswith("(process_request_thread)"):
+                request.join(timeout=max(deadline - time.monotonic(), 0))
         server.server_close()
         thread.join(timeout=5)
 
