@@ -60,6 +60,10 @@ class SessionWatcher:
         self._lock = threading.Lock()
         self._watches: dict[int, _Watch] = {}
         self._thread: threading.Thread | None = None
+        # Only PostgreSQL announces changes (see quiz.live.CHANNEL).
+        self._listens = app.config["LIVE_PUSH"] and (
+            sa.make_url(app.config["SQLALCHEMY_DATABASE_URI"]).get_backend_name() == "postgresql"
+        )
         self._listener: threading.Thread | None = None
         #: Set while the listener listens: announcements made before it do not wake the watcher.
         self.listening = threading.Event()
@@ -100,12 +104,9 @@ class SessionWatcher:
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._run, name="quiz-session-watcher", daemon=True)
             self._thread.start()
-        if self._listener is None and self._app.config["LIVE_PUSH"]:
-            with self._app.app_context():
-                announced = db.engine.dialect.name == "postgresql"
-            if announced:
-                self._listener = threading.Thread(target=self._listen, name="quiz-session-listener", daemon=True)
-                self._listener.start()
+        if self._listens and self._listener is None:
+            self._listener = threading.Thread(target=self._listen, name="quiz-session-listener", daemon=True)
+            self._listener.start()
 
     def stop(self) -> None:
         """Stop polling and listening, once a poll under way has ended and handed its connection
@@ -134,6 +135,8 @@ class SessionWatcher:
     def _listen(self) -> None:
         """Wake the watcher whenever a session's change is announced, on a connection of its own
         (outside the pool, which would hand a listening connection to a request)."""
+        import psycopg.sql  # PostgreSQL's driver, installed only where it is used
+
         while not self._stopping.is_set():
             try:
                 with self._app.app_context():
@@ -141,7 +144,7 @@ class SessionWatcher:
                 listening = connection.connection.driver_connection
                 connection.detach()
                 try:
-                    listening.execute(f"LISTEN {live.CHANNEL}")
+                    listening.execute(psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(live.CHANNEL)))
                     self.listening.set()
                     while not self._stopping.is_set():
                         for _notification in listening.notifies(timeout=_LISTEN_TIMEOUT, stop_after=1):

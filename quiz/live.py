@@ -984,7 +984,7 @@ def _sources(live: LiveSession, question: QuestionData) -> list[revisions.Source
 
 def tally(session: so.Session, live: LiveSession, question: QuestionData) -> Tally:
     """How the students still in the session answered ``question``."""
-    return _once_per_version(f"tally {question.position}", live, lambda: _tally(session, live, question))
+    return _once_per_version("tally", live, lambda: _tally(session, live, question))
 
 
 def _tally(session: so.Session, live: LiveSession, question: QuestionData) -> Tally:
