@@ -97,8 +97,11 @@ def test_ordering_items_move_with_buttons_and_keep_the_focus(tab: Tab, oracle) -
     page = tab.page
     tab.goto("/quizzes/rink")
     page.get_by_role("button", name="Start the quiz").click()
-    while oracle(page.url)[0] != "ordering":
-        kind, answer, _ = oracle(page.url)
+    position = 1
+    # A feedback page has its question's URL: wait for each question's own label before reading it.
+    expect(page.locator(".progress-label")).to_have_text(f"Question {position} of {len(KIND_ORDER)}")
+    while (question := oracle(page.url))[0] != "ordering":
+        kind, answer, _ = question
         if kind == "number":
             page.get_by_label("Your answer (in spectators)").fill("1200")
         elif kind == "text":
@@ -107,6 +110,9 @@ def test_ordering_items_move_with_buttons_and_keep_the_focus(tab: Tab, oracle) -
             page.locator(f'label[for="choice-{answer.choices[0]}"]').click()
         page.get_by_role("button", name="Submit answer").click()
         page.locator("a[data-next]").click()
+        position += 1
+        expect(page.locator(".progress-label")).to_have_text(f"Question {position} of {len(KIND_ORDER)}")
+    expect(page.locator("[data-ordering]")).to_have_class(re.compile(r"\benhanced\b"))
     first = shown_items(page)[0]
     down = page.get_by_role("button", name=f"Move “{first}” down")
     down.click()
