@@ -38,6 +38,7 @@ from quiz.bank.schema import DIFFICULTIES, Identifier
 from quiz.drafts import MAX_DRAFTS, TITLE_MAX_LENGTH
 from quiz.formats import FORMATS, Format, format_for_filename, importers
 from quiz.kinds import KINDS
+from quiz.kinds.number import format_number, parse_number
 from quiz.play import LENGTH_ALL, LENGTH_STANDARD
 
 #: How the forms name the bank's difficulties.
@@ -236,7 +237,7 @@ class QuestionFilterForm(FlaskForm):
 #: Choice inputs on the question form: the most a question may have.
 QUESTION_FORM_CHOICES = 6
 #: The kinds this form edits; questions of other kinds are edited in the bank file.
-FORM_KINDS = ("single", "multi", "true_false")
+FORM_KINDS = ("single", "multi", "true_false", "number")
 _TAG_SEPARATORS = re.compile(r"[\s,]+")
 
 
@@ -262,6 +263,12 @@ class QuestionForm(FlaskForm):
         _l("The statement is"), choices=[SelectChoice("true", _l("True")), SelectChoice("false", _l("False"))],
         validate_choice=False,
     )
+    number_answer = StringField(_l("Answer"), render_kw={"inputmode": "decimal"})
+    tolerance = StringField(
+        _l("Tolerance"), render_kw={"inputmode": "decimal"},
+        description=_l("Optional: how far from the answer a typed number is still right."),
+    )
+    unit = StringField(_l("Unit"), description=_l("Optional: shown beside the answer box, for example km."))
     explanation = TextAreaField(
         _l("Explanation"), render_kw={"rows": 4}, description=_l("In your own words: why this is the answer."),
     )
@@ -287,8 +294,12 @@ class QuestionForm(FlaskForm):
     def fixed_choices(self) -> bool:
         return self.kind.data == "true_false"
 
+    @property
+    def typed_number(self) -> bool:
+        return self.kind.data == "number"
+
     def validate_correct(self, field: SelectMultipleField) -> None:
-        if self.fixed_choices:
+        if self.fixed_choices or self.typed_number:
             return
         picked = [int(value) for value in field.data or [] if value.isdigit() and 1 <= int(value) <= QUESTION_FORM_CHOICES]
         if not picked:
@@ -301,6 +312,17 @@ class QuestionForm(FlaskForm):
         if self.fixed_choices and field.data not in ("true", "false"):
             raise ValidationError(_("Choose true or false."))
 
+    def validate_number_answer(self, field: StringField) -> None:
+        if self.typed_number and _typed_number(field.data) is None:
+            raise ValidationError(_("Give the answer as a number, such as 1994 or 2.5."))
+
+    def validate_tolerance(self, field: StringField) -> None:
+        if not self.typed_number or not (field.data or "").strip():
+            return
+        tolerance = _typed_number(field.data)
+        if tolerance is None or tolerance < 0:
+            raise ValidationError(_("Give the tolerance as a number of 0 or more, or leave it empty."))
+
     def entry(self) -> tuple[dict[str, object], list[int]]:
         """The bank entry the form describes, and the form's number of each of its choices
         (empty inputs are left out, so entry choice 2 may be the form's choice 3)."""
@@ -311,6 +333,12 @@ class QuestionForm(FlaskForm):
         numbers: list[int] = []
         if self.fixed_choices:
             entry["correct"] = self.answer_is_true.data == "true"
+        elif self.typed_number:
+            entry["answer"] = _typed_number(self.number_answer.data)
+            if (tolerance := _typed_number(self.tolerance.data)) is not None:
+                entry["tolerance"] = tolerance
+            if (self.unit.data or "").strip():
+                entry["unit"] = self.unit.data.strip()
         else:
             filled = [(number, text.strip()) for number, text in enumerate(self.choices.data, 1) if (text or "").strip()]
             numbers = [number for number, _text in filled]
@@ -342,6 +370,9 @@ class QuestionForm(FlaskForm):
             "choices": choices + [""] * (QUESTION_FORM_CHOICES - len(choices)),
             "correct": [str(number) for number, text in enumerate(choices, 1) if text in correct_texts],
             "answer_is_true": ("true" if correct else "false") if isinstance(correct, bool) else None,
+            "number_answer": _written_number(entry.get("answer")),
+            "tolerance": _written_number(entry.get("tolerance")),
+            "unit": entry.get("unit"),
             "explanation": entry.get("explanation"),
             "source": "\n".join(entry.get("source") or []),  # type: ignore[arg-type]
             "tags": ", ".join(entry.get("tags") or []),  # type: ignore[arg-type]
@@ -357,6 +388,7 @@ class QuestionForm(FlaskForm):
             "prompt": self.prompt, "explanation": self.explanation, "source": self.source,
             "tags": self.tags, "time_limit": self.time_limit, "group": self.group,
             "correct": self.answer_is_true if self.fixed_choices else self.correct,
+            "answer": self.number_answer, "tolerance": self.tolerance, "unit": self.unit,
         }
         for loc, message in errors:
             message = message[0].upper() + message[1:]
@@ -378,6 +410,19 @@ class QuestionForm(FlaskForm):
                 self.form_errors.append(message)
                 continue
             target.errors = [*target.errors, message]
+
+
+def _typed_number(text: str | None) -> int | float | None:
+    """A number typed into the form as players type theirs ("1,200", "2.5", "3,5"), whole
+    numbers as integers so that the bank file writes 1200, not 1200.0; None when it is none."""
+    value = parse_number(text or "")
+    if value is None:
+        return None
+    return int(value) if value.is_integer() and abs(value) < 1e15 else value
+
+
+def _written_number(value: object) -> str | None:
+    return format_number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 # Admin: questions from other tools, and drafted from an article ------------------------------

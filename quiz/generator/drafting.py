@@ -14,8 +14,8 @@ from quiz.generator import distractors
 from quiz.generator.entities import PERSON
 from quiz.generator.facts import FACT_KINDS, Article, analyse
 from quiz.generator.markdown import plain_text
-from quiz.generator.numbers import indefinite_article
-from quiz.generator.templates import Draft, draft_for
+from quiz.generator.numbers import NumberForm, indefinite_article
+from quiz.generator.templates import BLANK, Draft, draft_for
 from quiz.generator.validation import Candidate, problems, told_gender
 
 #: A sentence gives at most this many questions, so that a quiz covers the article.
@@ -119,8 +119,9 @@ def generate_questions(
 ) -> list[dict[str, Any]]:
     """Draft questions on an article (plain text or Markdown), as bank question entries.
 
-    Each entry is a ``single`` question with the exact sentence (or clause) it rests on as its
-    source, tagged ``generated`` and with its fact's kind. ``other_texts`` are other articles
+    Each entry is a ``single`` question (a ``number`` question for a figure with no other of its
+    kind in the article, see :func:`_typed_number`) with the exact sentence (or clause) it rests
+    on as its source, tagged ``generated`` and with its fact's kind. ``other_texts`` are other articles
     whose facts may serve as wrong choices. The same input always gives the same output.
     """
     return drafted_entries(plain_text(text), max_questions=max_questions, other_texts=other_texts)
@@ -272,17 +273,63 @@ def _twice(text: str, part: str) -> bool:
 def _entry(candidate: Candidate, article: Article, used: set[str]) -> dict[str, Any]:
     draft = candidate.draft
     identifier = _identifier(f"{draft.fact.kind}-{draft.answer}", used)
+    asked = _typed_number(candidate, article) or {
+        "prompt": draft.prompt, "choices": list(candidate.choices), "correct": draft.answer,
+    }
     return {
         "id": identifier,
-        "kind": "single",
+        "kind": "number" if "answer" in asked else "single",
         "difficulty": guess_difficulty(candidate, article),
-        "prompt": draft.prompt,
-        "choices": list(candidate.choices),
-        "correct": draft.answer,
+        **asked,
         "explanation": draft.explanation,
         "source": [draft.quote],
         "tags": ["generated", draft.fact.kind],
     }
+
+
+#: Units a typed number question names after its blank ("____ miles", "____%"); a unit joined
+#: to the number by a hyphen ("a ____-year sentence") stays with the choices.
+_TYPED_UNIT = re.compile(r"(?: [a-z]+)?|%| percent")
+#: Below this, a typed count must be exact; above it, 5% either way is right.
+_EXACT_BELOW = 100
+
+
+def _typed_number(candidate: Candidate, article: Article) -> dict[str, Any] | None:
+    """The fields of a number question (the player types the figure) for a count, a duration or
+    an age whose wrong choices the article does not hold: made-up figures are the choices readers
+    judge implausible or tell apart by their size, and a typed answer needs none. Figures with a
+    currency, a scale or decimals stay multiple choice, as do a blank after "a" or "an" (which
+    tells "an 18" from "a 20")."""
+    draft, form = candidate.draft, candidate.draft.fact.form
+    if draft.fact.kind not in ("quantity", "duration", "age") or not isinstance(form, NumberForm):
+        return None
+    if form.prefix or form.scale or form.decimals or form.value != int(form.value):
+        return None
+    unit = form.unit
+    if not draft.answer.endswith(unit) or not _TYPED_UNIT.fullmatch(unit) or draft.prompt.count(BLANK) > 1:
+        return None
+    if re.search(r"\b(?:a|an)\s*$", draft.before, re.IGNORECASE):
+        return None
+    text = _folded(article.text)
+    if any(distractors.contains_words(text, _folded(choice)) for choice in candidate.choices if choice != draft.answer):
+        return None  # the article's own figures make wrong choices worth reading
+    written = draft.answer.removesuffix(unit)
+    if distractors.contains_words(_folded(draft.prompt), _folded(written)):
+        return None  # "only ____ miles in a thirty hour period" hints at 30 as choices do not
+    value = int(form.value)
+    prompt = draft.prompt.replace(BLANK, BLANK + unit, 1) if BLANK in draft.prompt else draft.prompt
+    fields: dict[str, Any] = {"prompt": prompt, "answer": value}
+    if value >= _EXACT_BELOW and unit not in ("%", " percent"):
+        fields["tolerance"] = _one_figure(value * 5 // 100)
+    if unit.strip():
+        fields["unit"] = unit.strip()
+    return fields
+
+
+def _one_figure(value: int) -> int:
+    """``value`` rounded down to its first figure: 60 of 62, 300 of 345."""
+    step = 10 ** (len(str(value)) - 1)
+    return value // step * step
 
 
 def _identifier(text: str, used: set[str]) -> str:

@@ -16,6 +16,7 @@ from quiz.drafts import MAX_ARTICLE_BYTES
 from quiz.models import Article, Question, Quiz
 from tests.admin.test_drafts import ARTICLE
 from tests.admin.test_pages import hidden_fields, token
+from tests.generator.test_drafting import RINK
 
 QUIZ_ID = "the-lighthouse-of-port-elm"
 REVIEW = "/admin/generate/review"
@@ -221,6 +222,29 @@ def test_picked_and_edited_drafts_become_a_new_playable_quiz(admin_client, bundl
     assert questions[0][1] == "When was the lighthouse of Port Elm built?"
     assert all(quotes == [fields[f"questions-{n}-source"]] for (_, _, quotes), n in zip(questions, kept, strict=True))
     assert "The Lighthouse of Port Elm" in admin_client.get("/").get_data(as_text=True)
+
+
+def test_a_typed_figure_is_reviewed_and_imported_as_a_number_question(admin_client, bundled):
+    fields = review(admin_client, text=RINK, title="The Halden Ice Centre", article_id="halden", quiz_id="halden")
+    typed = [n for n in question_numbers(fields) if fields[f"questions-{n}-kind"] == "number"]
+    assert typed, fields
+    months = next(n for n in typed if fields[f"questions-{n}-number_answer"] == "14")
+    assert fields[f"questions-{months}-unit"] == "months" and f"questions-{months}-correct" not in fields
+    fields[f"questions-{months}-tolerance"] = "1"
+
+    fields[f"questions-{months}-number_answer"] = "fourteen"
+    response = post_review(admin_client, fields)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Give the answer as a number" in errors_of(page, f"questions-{months}-number_answer")
+
+    fields[f"questions-{months}-number_answer"] = "14"
+    page = post_review(admin_client, fields).get_data(as_text=True)
+    assert admin_client.post("/admin/import/apply", data=hidden_fields(page)).status_code == 303
+    with bundled.app_context():
+        slug = fields[f"questions-{months}-slug"]
+        revision = db.session.scalar(sa.select(Question).where(Question.slug == slug)).current_revision
+        assert (revision.kind, revision.answer_key) == ("number", {"answer": 14, "tolerance": 1, "unit": "months"})
 
 
 def test_a_drafted_id_already_used_is_renamed(admin_client, bundled):

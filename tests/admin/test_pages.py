@@ -420,6 +420,61 @@ def test_a_true_or_false_question_needs_no_choices(admin_client, bundled):
     assert [(choice.text, choice.is_correct) for choice in choices] == [("True", True), ("False", False)]
 
 
+def number_revision(app, slug: str) -> tuple[str, dict | None]:
+    with app.app_context():
+        revision = db.session.scalar(sa.select(Question).where(Question.slug == slug)).current_revision
+        return revision.kind, revision.answer_key
+
+
+def test_a_number_question_is_edited_in_the_form(admin_client, bundled):
+    page = admin_client.get("/admin/questions/days-in-hospital/edit").get_data(as_text=True)
+    assert '<option selected value="number">' in page
+    assert re.search(r'name="number_answer"[^>]*value="10"', page) and re.search(r'name="unit"[^>]*value="days"', page)
+    data = question_form(
+        kind="number", prompt="How many days after the surgery did Carley return home?", number_answer="10",
+        tolerance="1", unit="days", explanation="She came home before singing.", source="returned home 10 days later",
+    )
+    data["csrf_token"] = csrf_token(page)
+    response = admin_client.post("/admin/questions/days-in-hospital/edit", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    assert number_revision(bundled, "days-in-hospital") == ("number", {"answer": 10, "tolerance": 1, "unit": "days"})
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("number_answer", "ten", "Give the answer as a number, such as 1994 or 2.5."),
+    ("number_answer", "", "Give the answer as a number, such as 1994 or 2.5."),
+    ("tolerance", "-1", "Give the tolerance as a number of 0 or more, or leave it empty."),
+])
+def test_a_number_question_needs_a_number_for_its_answer(admin_client, bundled, field, value, message):
+    fields = dict(
+        slug="hospital-days", kind="number", prompt="How many days later did Carley return home?", number_answer="10",
+        explanation="She came home.", source="returned home 10 days later",
+    )
+    response = submit(admin_client, "/admin/new-question", **{**fields, field: value})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    errors = page.index(f'id="{field}-errors"')
+    assert message in page[errors : page.index("</ul>", errors)]
+    with bundled.app_context():
+        assert db.session.scalar(sa.select(Question).where(Question.slug == "hospital-days")) is None
+
+
+def test_a_new_number_question_keeps_a_decimal_answer(admin_client, bundled):
+    response = submit(
+        admin_client, "/admin/new-question", slug="hospital-days", kind="number", number_answer="9,5",
+        tolerance="0.5", prompt="How many days later did Carley return home?", explanation="She came home.",
+        source="returned home 10 days later",
+    )
+    assert response.status_code == 303, response.get_data(as_text=True)
+    assert number_revision(bundled, "hospital-days") == ("number", {"answer": 9.5, "tolerance": 0.5})
+
+
+def test_other_kinds_are_edited_in_the_bank_file(admin_client, bundled):
+    response = admin_client.get("/admin/questions/olympic-dream/edit")
+    assert response.status_code == 303 and response.location == "/admin/questions/olympic-dream"
+    assert "questions are edited in the bank file" in admin_client.get(response.location).get_data(as_text=True)
+
+
 def test_an_edit_makes_a_new_revision(admin_client, bundled):
     page = admin_client.get("/admin/questions/streaming-service/edit").get_data(as_text=True)
     fields = {

@@ -22,6 +22,7 @@ from quiz.generator.entities import PERSON
 from quiz.generator.drafting import repeated_parts
 from quiz.generator.facts import analyse
 from quiz.generator.markdown import plain_text
+from quiz.generator.numbers import NumberForm
 from quiz.generator.sentences import quotation_spans
 from quiz.generator.templates import stem_gender
 from quiz.generator.validation import LENGTH_RATIO, LENGTH_SLACK
@@ -47,13 +48,32 @@ def drafted(request):
 
 
 def located(text, question):
-    """The fact a question asks for: the answer's place inside the quote's place in the text."""
-    quote, answer = question["source"][0], question["correct"]
+    """The fact a question asks for: the answer's place inside the quote's place in the text.
+    A number question's answer is the fact's value; a multiple-choice question's, its text."""
+    quote = question["source"][0]
     quote_start = text.index(quote)
+
+    def answers(fact) -> bool:
+        if question["kind"] == "number":
+            return fact.kind == question["tags"][1] and isinstance(fact.form, NumberForm) and fact.form.value == question["answer"]
+        return fact.text == question["correct"]
+
     return next(
         fact for fact in analyse(text).facts
-        if fact.text == answer and quote_start <= fact.start and fact.end <= quote_start + len(quote)
+        if answers(fact) and quote_start <= fact.start and fact.end <= quote_start + len(quote)
     )
+
+
+def as_written(text, question) -> str:
+    """What fills a question's blank: the right choice, or the typed number as the article writes it."""
+    if question["kind"] == "single":
+        return question["correct"]
+    fact = located(text, question)
+    return fact.text.removesuffix(fact.form.unit)
+
+
+def multiple_choice(questions):
+    return [question for question in questions if question["kind"] == "single"]
 
 
 def test_the_yield_over_the_dev_articles():
@@ -69,6 +89,9 @@ def test_the_yield_over_the_dev_articles():
 def test_every_question_is_sound(drafted):
     text, questions, _ = drafted
     for question in questions:
+        if question["kind"] == "number":
+            assert_a_sound_number_question(text, question)
+            continue
         answer, choices, quote = question["correct"], question["choices"], question["source"][0]
         assert folded(answer) in folded(quote), question["id"]
         assert quote in text
@@ -82,6 +105,23 @@ def test_every_question_is_sound(drafted):
         assert len(answer) <= max(max(others) * LENGTH_RATIO, max(others) + LENGTH_SLACK)
         assert len(answer) >= min(min(others) / LENGTH_RATIO, min(others) - LENGTH_SLACK)
         assert question["tags"][0] == "generated" and question["kind"] == "single"
+
+
+def assert_a_sound_number_question(text, question):
+    fact = located(text, question)
+    assert fact.kind in ("quantity", "duration", "age") and question["tags"] == ["generated", fact.kind]
+    assert "choices" not in question and "correct" not in question
+    # Close values only: 5% either way, and none at all for small counts and percentages.
+    assert question.get("tolerance", 0) <= question["answer"] * 5 / 100
+    if question["answer"] < 100 or question.get("unit") in ("%", "percent"):
+        assert "tolerance" not in question
+    if "____" in question["prompt"]:
+        number = as_written(text, question)
+        assert question["prompt"].count("____") == 1
+        assert not re.search(rf"(?<!\w){re.escape(folded(number))}(?!\w)", folded(question["prompt"])), question["id"]
+        # The unit stays in the sentence, after the blank, and the label names it.
+        assert fact.text in question["prompt"].replace("____", number), question["id"]
+        assert question.get("unit", "") == fact.form.unit.strip()
 
 
 def test_no_value_is_asked_twice(drafted):
@@ -106,12 +146,12 @@ def test_no_dateline_and_no_quote_cut_inside_a_quotation(drafted):
 def test_quotations_in_a_prompt_are_left_as_written(drafted):
     """A pronoun is replaced only in the narration: every quotation of the prompt is the quote's,
     but for the blank."""
-    _, questions, _ = drafted
+    text, questions, _ = drafted
     quoted = re.compile(r"[\"“][^\"“”]*[\"”]")
     for question in questions:
         if not question["prompt"].startswith("Complete the sentence"):
             continue
-        filled = question["prompt"].replace("____", question["correct"], 1)
+        filled = question["prompt"].replace("____", as_written(text, question), 1)
         assert quoted.findall(filled) == quoted.findall(question["source"][0]), question["id"]
 
 
@@ -135,8 +175,9 @@ def test_a_prompt_that_speaks_of_a_gender_offers_only_that_gender(drafted):
 
 def test_the_answer_is_not_always_in_one_place(drafted):
     _, questions, _ = drafted
-    positions = {question["choices"].index(question["correct"]) for question in questions}
-    assert len(positions) >= min(3, len(questions) - 2)
+    chosen = multiple_choice(questions)
+    positions = {question["choices"].index(question["correct"]) for question in chosen}
+    assert len(positions) >= min(3, len(chosen) - 2)
 
 
 def test_drafts_are_deterministic_and_load_as_a_bank(drafted):
@@ -250,3 +291,40 @@ def test_the_draft_keeps_the_article_text_as_read():
     assert (title, text) == ("The Star", "The *Star* Theatre in Leeds opened in 1921 with 800 seats.")
     document = draft_bank(text, title=title, article_id="star", quiz_id="star")
     assert document["articles"][0]["text"] == text
+
+
+RINK = """The city of Halden opened the Halden Ice Centre on Saturday after a long wait.
+Builders worked on the Halden Ice Centre for 14 months before Mayor Anne Berg cut the ribbon in front of a crowd.
+On Saturday evening, 2,430 fans watched Halden IK beat Fredrikstad in the first match at the Halden Ice Centre.
+Local skating clubs will train in Halden every weekday morning during the winter season.
+"""
+
+
+def test_a_figure_with_no_other_of_its_kind_in_the_article_is_typed():
+    """Made-up wrong choices are what readers judge implausible: with none of the article's own
+    figures to offer, the player types the number, its unit named after the blank."""
+    months, fans = generate_questions(RINK)
+    assert months["kind"] == "number" and "choices" not in months and "correct" not in months
+    assert months["prompt"].endswith("Centre for ____ months before Mayor Anne Berg cut the ribbon in front of a crowd.")
+    assert (months["answer"], months["unit"], months.get("tolerance")) == (14, "months", None)
+    assert months["explanation"].endswith("for 14 months before Mayor Anne Berg cut the ribbon in front of a crowd.")
+    # A large count is right within 5% either way, rounded down to one figure: 100 of 121.5.
+    assert (fans["kind"], fans["answer"], fans["tolerance"], fans.get("unit")) == ("number", 2430, 100, None)
+    assert "____ fans watched" in fans["prompt"]
+
+
+def test_a_figure_the_article_can_set_beside_others_stays_multiple_choice():
+    # A sentence that leans on the one before asks nothing, but its figure makes a wrong choice.
+    text = RINK + "The old rink in Halden held 1,900 fans and closed after a fire.\nIt had room for 2,100 fans before a stand was closed.\n"
+    by_answer = {question.get("correct", question.get("answer")): question for question in generate_questions(text)}
+    assert by_answer[14]["kind"] == "number"
+    for answer in ("2,430", "1,900"):
+        assert by_answer[answer]["kind"] == "single" and "2,100" in by_answer[answer]["choices"]
+
+
+def test_typed_figures_load_as_number_questions():
+    document = draft_bank(RINK, title="The Halden Ice Centre", article_id="halden", quiz_id="halden")
+    bank = parse_bank(dump_yaml(document).encode(), "draft.yaml", base_dir=None)
+    months = next(question for question in bank.questions if question.slug.startswith("duration-14"))
+    assert months.kind == "number" and months.answer_key == {"answer": 14, "tolerance": 0, "unit": "months"}
+    assert giveaways.lint(bank) == []
