@@ -180,13 +180,21 @@ class Tab:
 
     # ------------------------------------------------------------------ page checks
 
+    def wait_until_loaded(self) -> None:
+        """A click that navigates returns once the next page is under way, and ``expect`` on
+        its first elements passes before its styles and deferred scripts (which enhance the
+        page on DOMContentLoaded) are in: measure and check the page once it has loaded."""
+        self.page.wait_for_load_state("load")
+
     def assert_fits_phone(self, what: str) -> None:
         """No horizontal scrolling on the 360 px viewport."""
+        self.wait_until_loaded()
         width = self.page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"{what}: the page is {width} px wide on a {PHONE['width']} px phone"
 
     def assert_accessible(self, what: str) -> None:
         assert self.javascript, "axe needs JavaScript: use a tab with JavaScript enabled"
+        self.wait_until_loaded()
         assert_no_axe_violations(self.page, what)
 
     def check(self, what: str) -> None:
@@ -311,6 +319,9 @@ def shown_items(page: Page) -> list[str]:
 def order_with_the_keyboard(page: Page, order: list[str]) -> None:
     """Sort the list as a keyboard user would: focus an item's button, Alt+Up or Alt+Down
     until it is in place."""
+    # ordering.js adds the buttons (and may reorder the list) on DOMContentLoaded: read the
+    # list once it has done so.
+    expect(page.locator("[data-ordering]")).to_have_class(re.compile(r"\benhanced\b"))
     for place, text in enumerate(order):
         while (at := shown_items(page).index(text)) != place:
             item = page.locator(".ordering-item", has_text=text)

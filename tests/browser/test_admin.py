@@ -65,6 +65,8 @@ def test_an_article_becomes_a_quiz_through_review_preview_and_apply(
     page.get_by_role("button", name="Draft questions").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Review the drafts")
     tab.check("review form")
+    # The button comes after the last draft: every draft is on the page before they are counted.
+    expect(page.get_by_role("button", name="Preview the new quiz")).to_be_visible()
     drafts = page.locator("fieldset.card")
     count = drafts.count()
     assert count >= 2, "the test article should give at least two drafts"

@@ -64,10 +64,13 @@ def test_a_solo_quiz_in_french(open_french, bundled: Flask, correct_numbers) -> 
     assert tab.goto(f"/quizzes/{QUIZ}").status == 200
     check_french(tab, "quiz page")
     page.locator("main form").first.locator('button[type="submit"]').click()
-    expect(page.locator(".progress-label")).to_have_text(re.compile(r"^Question 1 sur \d+$"))
+    position = 1
+    expect_question(page, position)
     # A question that asks to pick: sent empty, it is refused in French.
     while not page.locator('input[name="choice"]').count():
-        submit_any(page, correct_numbers)
+        submit_any(page)
+        position += 1
+        expect_question(page, position)
     with page.expect_response(lambda response: response.request.method == "POST") as posted:
         submit(page)
     assert posted.value.status == 422
@@ -94,14 +97,24 @@ def test_a_solo_quiz_in_french(open_french, bundled: Flask, correct_numbers) -> 
     tab.assert_clean(expected_error_documents={refused, tab.url("/quizzes/nope")})
 
 
-def submit_any(page: Page, correct_numbers) -> None:
+def expect_question(page: Page, position: int) -> None:
+    """Question ``position``'s page, with all of its form: its fields are on the page before
+    they are counted (a feedback page has its question's number, but no form)."""
+    expect(page.locator(".progress-label")).to_have_text(re.compile(rf"^Question {position} sur \d+$"))
+    expect(page.locator('main form.question button[type="submit"]')).to_be_visible()
+
+
+def submit_any(page: Page) -> None:
     """Answer a question that is not one of picking, to reach one that is (an ordering always
     sends an order; a number or text question needs something typed)."""
     typed = page.locator('input[name="number"], input[name="text"]')
     if typed.count():
         typed.fill("1")
     submit(page)
-    page.locator("main a[data-next], main form button[type='submit']").first.click()
+    # The feedback page, not the question's page that is still there while the answer is sent.
+    next_question = page.locator("main a[data-next]")
+    expect(next_question).to_be_visible()
+    next_question.click()
 
 
 def test_the_admin_and_teacher_pages_in_french(open_french, bundled: Flask) -> None:
@@ -150,14 +163,22 @@ def test_a_classroom_session_in_french_on_the_projector(open_french, station: Fl
     expect(sp.locator(".progress-label")).to_have_text(re.compile(r"^Question 1 sur 2$"), timeout=STEP)
     check_french(student, "student's question")
     sp.locator(f'label[for="choice-{RIGHT[1]}"]').click()
-    submit(sp)
-    expect(sp.locator("h1")).not_to_have_text(re.compile("Answer received"))
-    check_french(student, "student's answer received")
+    # The only student answered: the question closes by itself, and the host's screen reveals it
+    # by loading its reveal page. An event may redraw the screen as the reveal before that page
+    # comes: wait for the page itself, not to measure a screen that is about to be replaced.
+    with hp.expect_navigation(timeout=2 * STEP):
+        submit(sp)
+        # Said in French (not "Answer received"); the page the server draws for the closed
+        # question says it too, and redraws nothing more until the reveal.
+        expect(sp.locator("h1")).to_have_text("Réponse reçue", timeout=STEP)
+        expect(sp.locator("[data-live-events]")).to_have_attribute("data-state", "question_closed", timeout=STEP)
+        check_french(student, "student's answer received")
 
     expect(hp.locator("[data-live-events]")).to_have_attribute("data-state", "reveal", timeout=2 * STEP)
     assert_fits(hp, "reveal in French")
     assert_question_readable(hp, screen, "reveal in French")
     host.assert_accessible("reveal (fr-CA)")
+    expect(sp.locator("[data-live-events]")).to_have_attribute("data-state", "reveal", timeout=STEP)
     check_french(student, "student's reveal")
 
     key(hp, "l", "leaderboard")

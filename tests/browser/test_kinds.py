@@ -151,6 +151,8 @@ def test_a_classroom_phone_follows_every_kind_without_reloading(open_person, bun
     page.get_by_label("Username").fill("teacher")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
+    # Logged in (the session cookie is set) before going on: a goto now would cut the login short.
+    expect(page.get_by_role("heading", name="Log in")).to_have_count(0)
     host.goto("/host/new/rink")
     page.get_by_label("Show the leaderboard between questions").uncheck()
     page.get_by_role("button", name="Create the session").click()
@@ -179,9 +181,12 @@ def test_a_classroom_phone_follows_every_kind_without_reloading(open_person, bun
             phone.page.get_by_label("Your answer").fill("tremblay")
         else:
             phone.page.locator(f'label[for="choice-{answer.choices[0]}"]').click()
-        phone.page.get_by_role("button", name="Submit answer").click()
-        expect(phone.page.get_by_role("heading", name="Answer received")).to_be_visible()
-        # The only student answered: the question closed by itself, and the screen reveals it.
+        # The only student answered: the question closes by itself, and the screen reveals it by
+        # loading its reveal page. An event may redraw the screen as the reveal before that page
+        # comes: wait for the page itself, not to check a screen that is about to be replaced.
+        with page.expect_navigation(timeout=10_000):
+            phone.page.get_by_role("button", name="Submit answer").click()
+            expect(phone.page.get_by_role("heading", name="Answer received")).to_be_visible()
         expect(page.locator('.live.host[data-state="reveal"]')).to_have_count(1, timeout=10_000)
         expect(phone.page.locator(".verdict")).to_contain_text("Thanks for voting." if kind == "poll" else "Right!")
         host.assert_accessible(f"projector reveal of {kind}")

@@ -275,8 +275,11 @@ def test_host_paced_session_with_three_phones(open_person: OpenPerson, teacher: 
     shown_by = time.monotonic() + LIVE / 1000
     for phone in phones:
         expect_question(phone, 2, timeout=left(shown_by))
-    for phone in phones:
-        answer(phone, 1)
+    # The host's screen loads its reveal page. An event may redraw the screen as the reveal before
+    # that page comes: wait for the page itself, which the next press must not mistake for its own.
+    with hp.expect_navigation(timeout=2 * STEP):
+        for phone in phones:
+            answer(phone, 1)
     expect(hp.locator("[data-live-events]")).to_have_attribute("data-state", "reveal", timeout=2 * STEP)
     expect(hp.locator(".verdict")).to_have_text("Everyone answered: 3 of 3.")
     expect_reveal(hp)

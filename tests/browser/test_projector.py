@@ -414,10 +414,13 @@ def test_a_session_on_the_projector(open_person: OpenPerson, station: Flask, scr
     key(hp, "ArrowRight", "question_open")
     assert_tiles(hp, 4, "question 2")
     check(host, screen, "question open with four short choices")
-    answer(ana, 2, RIGHT[2])
-    answer(ben, 2, RIGHT[2])
-    answer(cleo, 2, 2)
-    # It says why it closed for a moment, then reveals.
+    # It says why it closed for a moment, then reveals: the screen loads its reveal page. An
+    # event may redraw the screen as the reveal before that page comes: wait for the page itself,
+    # not to measure a screen that is about to be replaced.
+    with hp.expect_navigation(timeout=2 * STEP):
+        answer(ana, 2, RIGHT[2])
+        answer(ben, 2, RIGHT[2])
+        answer(cleo, 2, 2)
     expect(hp.locator("[data-live-events]")).to_have_attribute("data-state", "reveal", timeout=2 * STEP)
     expect(hp.locator(".verdict")).to_have_text("Everyone answered: 3 of 3.")
     expect(hp.locator("table.projector-chart tr.correct .percent")).to_have_text("67%")

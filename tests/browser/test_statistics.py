@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 import sqlalchemy as sa
 from flask import Flask
+from playwright.sync_api import expect
 
 from quiz import accounts, play
 from quiz.extensions import db
@@ -37,17 +39,19 @@ def test_statistics_pages_are_accessible_and_fit_a_phone(tab: Tab, teacher: str)
     page.get_by_label("Username").fill(teacher)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
+    # Logged in (the session cookie is set) before going on: a goto now would cut the login short.
+    expect(page.get_by_role("heading", name="Log in")).to_have_count(0)
 
     tab.goto("/stats/")
     tab.check("statistics index")
     page.get_by_role("link", name="Statistics for").first.click()
     page.get_by_role("heading", name="Questions to review").wait_for()
-    assert page.get_by_role("img", name="Scores of finished attempts").count() == 1
+    expect(page.get_by_role("img", name="Scores of finished attempts")).to_have_count(1)
     tab.check("quiz statistics")
 
     page.get_by_label("Started on or after").fill("2020-01-01")
     page.get_by_role("button", name="Show").click()
-    assert "started_from=2020-01-01" in page.url
+    expect(page).to_have_url(re.compile(r"started_from=2020-01-01"))
     page.locator(".item-table a").first.click()
     page.get_by_role("heading", name="Choices").wait_for()
     tab.check("question statistics")
