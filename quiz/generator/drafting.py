@@ -290,8 +290,10 @@ def _entry(candidate: Candidate, article: Article, used: set[str]) -> dict[str, 
 #: Units a typed number question names after its blank ("____ miles", "____%"); a unit joined
 #: to the number by a hyphen ("a ____-year sentence") stays with the choices.
 _TYPED_UNIT = re.compile(r"(?: [a-z]+)?|%| percent")
-#: Below this, a typed count must be exact; above it, 5% either way is right.
-_EXACT_BELOW = 100
+#: "about 31 percent": the article gives the figure roughly, and so may the player.
+_HEDGED = re.compile(r"\b(?:about|around|roughly|approximately|estimated|close to)\s*$", re.IGNORECASE)
+#: How far a typed figure may be from one the article gives roughly.
+_HEDGED_TOLERANCE = 10
 
 
 def _typed_number(candidate: Candidate, article: Article) -> dict[str, Any] | None:
@@ -299,7 +301,8 @@ def _typed_number(candidate: Candidate, article: Article) -> dict[str, Any] | No
     an age whose wrong choices the article does not hold: made-up figures are the choices readers
     judge implausible or tell apart by their size, and a typed answer needs none. Figures with a
     currency, a scale or decimals stay multiple choice, as do a blank after "a" or "an" (which
-    tells "an 18" from "a 20")."""
+    tells "an 18" from "a 20"). The answer is exact, as the article's is, unless the article
+    gives it roughly ("about 500"): then 10% either way is right."""
     draft, form = candidate.draft, candidate.draft.fact.form
     if draft.fact.kind not in ("quantity", "duration", "age") or not isinstance(form, NumberForm):
         return None
@@ -319,8 +322,8 @@ def _typed_number(candidate: Candidate, article: Article) -> dict[str, Any] | No
     value = int(form.value)
     prompt = draft.prompt.replace(BLANK, BLANK + unit, 1) if BLANK in draft.prompt else draft.prompt
     fields: dict[str, Any] = {"prompt": prompt, "answer": value}
-    if value >= _EXACT_BELOW and unit not in ("%", " percent"):
-        fields["tolerance"] = _one_figure(value * 5 // 100)
+    if _HEDGED.search(draft.before):
+        fields["tolerance"] = max(1, _one_figure(value * _HEDGED_TOLERANCE // 100))
     if unit.strip():
         fields["unit"] = unit.strip()
     return fields

@@ -127,7 +127,7 @@ def _resolve_opening_pronoun(
     edits: list[tuple[int, int, str]] = [(blank[0], blank[1], BLANK)] if blank else []
     narration = _narration(sentence_text, offset, article)
     match = _PRONOUN.search(narration)
-    name = ""
+    name, named = "", set[str]()
     if match is not None and not any(
         fact.kind == PERSON and fact.start < offset + match.start() for fact in article.facts_in(sentence.index)
     ):
@@ -137,16 +137,45 @@ def _resolve_opening_pronoun(
         person = _antecedent(article, sentence.index, _SUBJECT_PRONOUNS[word.lower()])
         if person is None:
             return None
-        name = article.derived(_display_names)[person]
+        usual = article.derived(_display_names)[person]
+        # The full name when the article usually says the surname: the player has not read the
+        # sentence that introduced "Khan" as Usman Khan.
+        name = person if person.endswith(f" {usual}") else usual
+        named.add(person)
         if word.lower() == "his" or (word.lower() == "her" and _possessive(sentence_text[match.end() :])):
             apostrophe = "’" if "’" in article.text else "'"
             edits.append((match.start(), match.end(), f"{name}{apostrophe}s"))
         else:
             edits.append((match.start(), match.end(), name))
+    edits += _named_in_full(sentence_text, offset, article, sentence, blank, narration, named)
     text = sentence_text
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text, name
+
+
+def _named_in_full(
+    sentence_text: str, offset: int, article: Article, sentence: Sentence, blank: tuple[int, int] | None,
+    narration: str, named: set[str],
+) -> list[tuple[int, int, str]]:
+    """Edits naming in full ("Usman Khan") a person the sentence first calls by the surname
+    alone ("Khan"), as an earlier sentence introduced them: the player has not read it. Not
+    inside a quotation or the blank, nor after a title or another capitalised word ("Mr Khan",
+    "President Trump"), which says who is meant on its own; nor once ``named`` (a pronoun
+    replaced by the full name) holds them."""
+    edits = []
+    seen = set(named)
+    for fact in article.facts_in(sentence.index):
+        at, end = fact.start - offset, fact.end - offset
+        if fact.kind != PERSON or fact.entity is None or fact.entity in seen or at < 0 or end > len(sentence_text):
+            continue
+        seen.add(fact.entity)
+        if not fact.entity.endswith(f" {fact.text}") or (blank and at < blank[1] and blank[0] < end):
+            continue
+        if not narration[at:end].strip() or re.search(r"\b[A-Z][\w.’'-]*\s+$", sentence_text[:at]):
+            continue
+        edits.append((at, end, fact.entity))
+    return edits
 
 
 def _unsure_names(article: Article) -> dict[int, list[int]]:
@@ -317,6 +346,43 @@ def _explained(text: str, article: Article) -> str:
     return f"According to the article, {_lowercase_start(text, article)}"
 
 
+_DAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)(?: (?:morning|afternoon|evening|night))?"
+#: When something happened, told from the day the story was filed: "On Thursday", "last week".
+#: The player reads the sentence without its date, so these say nothing to them.
+_RELATIVE_TIME = (
+    rf"(?:(?:(?:early |late )?on {_DAY}|(?:yesterday|today|tonight)(?: (?:morning|afternoon|evening))?"
+    r"|(?:earlier |later )?(?:this|last) (?:week|weekend|month|year)|earlier today)(?: local time)?)"
+)
+_OPENING_TIME = re.compile(rf"^{_RELATIVE_TIME}, ", re.IGNORECASE)
+#: Inside the sentence: "on Thursday", "last week", or a bare day after a verb of saying ("said
+#: Tuesday"); not after "since", "until", "by", "from" or "of", which make it part of what is said.
+_INNER_TIME = re.compile(
+    rf"(?<!\bsince)(?<!\buntil)(?<!\bby)(?<!\bfrom)(?<!\bof),? (?:{_RELATIVE_TIME}|(?<=said |says ){_DAY})"
+    r"(?=[,.;:!?]| (?!of\b))",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")
+
+
+def without_relative_time(stem: str) -> str:
+    """``stem`` without the days and weeks it dates from the day the story was filed ("On
+    Thursday, police said ..." becomes "Police said ..."), outside quotations and the blank."""
+    quoted = [match.span() for match in _QUOTED.finditer(stem)]
+
+    def keep(match: re.Match[str]) -> str:
+        start, end = match.span()
+        if any(open_ < end and start < close for open_, close in quoted) or BLANK in match.group():
+            return match.group()
+        return ""
+
+    opening = _OPENING_TIME.match(stem)
+    if opening and keep(opening) == "":
+        rest = stem[opening.end() :]
+        stem = rest[:1].upper() + rest[1:]
+        quoted = [match.span() for match in _QUOTED.finditer(stem)]
+    return _INNER_TIME.sub(keep, stem)
+
+
 def cloze(fact: Fact, article: Article) -> Draft | None:
     """"Complete the sentence: In ____, Carley first learned ..." for any fact."""
     found = _quote_for(fact, article)
@@ -336,7 +402,7 @@ def cloze(fact: Fact, article: Article) -> Draft | None:
     stem, _ = resolved
     filled = stem.replace(BLANK, fact.text, 1)
     return Draft(
-        template="cloze", fact=fact, prompt=f"Complete the sentence from the article: {stem}",
+        template="cloze", fact=fact, prompt=f"Complete the sentence from the article: {without_relative_time(stem)}",
         answer=fact.text, quote=quote, explanation=_explained(filled, article),
         before=quote[:at], after=quote[end:],
     )

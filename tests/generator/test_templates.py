@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from quiz.generator.facts import analyse
-from quiz.generator.templates import BLANK, draft_for
+from quiz.generator.templates import BLANK, draft_for, without_relative_time
 
 
 def drafts(text: str) -> dict[str, object]:
@@ -57,7 +59,41 @@ def test_a_pronoun_inside_a_quotation_is_never_replaced():
         '"She was born in 2013 and she is a star," Fischer said of the calf on Saturday.'
     )
     draft = drafts(text)["2013"]
-    assert draft.prompt == f'Complete the sentence from the article: "She was born in {BLANK} and she is a star," Fischer said of the calf on Saturday.'
+    assert draft.prompt == f'Complete the sentence from the article: "She was born in {BLANK} and she is a star," Martha Fischer said of the calf.'
+    assert draft.quote.endswith("Fischer said of the calf on Saturday.")
+
+
+def test_a_person_called_by_the_surname_alone_is_named_in_full():
+    text = (
+        "Police named the attacker as Usman Khan, a man from Stafford. "
+        "Khan had served eight years of a sixteen-year sentence before his release in 2018. "
+        "Mr Khan was wearing a fake vest in 2019, police said."
+    )
+    found = drafts(text)
+    assert found["2018"].prompt.endswith(f": Usman Khan had served eight years of a sixteen-year sentence before his release in {BLANK}.")
+    assert found["2018"].quote.startswith("Khan had served")
+    # A title says who is meant; the name asked for stays a blank.
+    assert found["2019"].prompt.endswith(f": Mr Khan was wearing a fake vest in {BLANK}, police said.")
+    article = analyse(text)
+    asked = draft_for(next(fact for fact in article.facts if fact.text == "Khan"), article)
+    assert asked.prompt.endswith(f": {BLANK} had served eight years of a sixteen-year sentence before his release in 2018.")
+
+
+@pytest.mark.parametrize("stem, shown", [
+    (f"On Thursday, police said {BLANK} people died.", f"Police said {BLANK} people died."),
+    (f"On Thursday local time, the government began a {BLANK} shutdown.", f"The government began a {BLANK} shutdown."),
+    (f"Coles limited sales to {BLANK} packs last week.", f"Coles limited sales to {BLANK} packs."),
+    (f"The WHO said Tuesday that {BLANK} people died.", f"The WHO said that {BLANK} people died."),
+    (f"Police said on Friday evening that {BLANK} were found, and on Saturday they were moved.",
+     f"Police said that {BLANK} were found, and they were moved."),
+    # What the day is part of stays: a period, a deadline, a quotation.
+    (f"In a {BLANK} period of Monday and Tuesday, the storm moved slowly.", None),
+    (f"The ship has been missing since Monday with {BLANK} crew aboard.", None),
+    (f'"We met on Tuesday," {BLANK} said.', None),
+    (f"Last year was the {BLANK} hottest on record.", None),
+])
+def test_days_told_from_the_day_the_story_was_filed_are_left_out_of_a_prompt(stem, shown):
+    assert without_relative_time(stem) == (shown or stem)
 
 
 def test_the_dateline_is_never_asked_nor_quoted():
