@@ -77,7 +77,7 @@ def draft_bank(
 
     return document(drafted_entries(
         text, max_questions=max_questions, other_texts=other_texts,
-        acceptable=lambda entries: without_giveaways(document(entries)),
+        acceptable=lambda entries: without_giveaways(document(entries)), title=title,
     ))
 
 

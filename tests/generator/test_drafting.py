@@ -329,6 +329,18 @@ def test_a_figure_the_article_can_set_beside_others_stays_multiple_choice():
         assert by_answer[answer]["kind"] == "single" and "2,100" in by_answer[answer]["choices"]
 
 
+def test_a_typed_figure_the_title_spells_out_is_not_asked():
+    text = RINK.replace("14 months", "fourteen months")
+
+    def asked(title: str) -> list[object]:
+        document = draft_bank(text, title=title, article_id="halden", quiz_id="halden")
+        return [question.get("answer", question.get("correct")) for question in document["questions"]]
+
+    assert 14 in asked("The Halden Ice Centre opens")
+    assert 14 not in asked("The Halden Ice Centre opens after fourteen months")
+    assert "fourteen months" not in asked("The Halden Ice Centre opens after fourteen months")
+
+
 def test_typed_figures_load_as_number_questions():
     document = draft_bank(RINK, title="The Halden Ice Centre", article_id="halden", quiz_id="halden")
     bank = parse_bank(dump_yaml(document).encode(), "draft.yaml", base_dir=None)
