@@ -290,7 +290,7 @@ def _entry(candidate: Candidate, article: Article, title: str, used: set[str]) -
 
 #: Units a typed number question names after its blank ("____ miles", "____%"); a unit joined
 #: to the number by a hyphen ("a ____-year sentence") stays with the choices.
-_TYPED_UNIT = re.compile(r"(?: [a-z]+)?|%| percent")
+_TYPED_UNIT = re.compile(r"(?: [a-z]+)?|%")
 #: "about 31 percent": the article gives the figure roughly, and so may the player.
 _HEDGED = re.compile(r"\b(?:about|around|roughly|approximately|estimated|close to)\s*$", re.IGNORECASE)
 #: How far a typed figure may be from one the article gives roughly.
