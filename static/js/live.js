@@ -162,13 +162,21 @@
     if (heading) { heading.setAttribute("tabindex", "-1"); heading.focus({ preventScroll: true }); }
   }
 
+  // Whether the page in ``next`` shows an older version of the session than ``main`` does:
+  // changes that come close together redraw twice, and the answers may come back in either order.
+  function older(next, main) {
+    var coming = next.querySelector("[data-version]");
+    var shown = main.querySelector("[data-version]");
+    return Boolean(coming && shown) && Number(coming.getAttribute("data-version")) < Number(shown.getAttribute("data-version"));
+  }
+
   function redraw() {
     fetch(window.location.href, { headers: { Accept: "text/html" }, credentials: "same-origin" })
       .then(function (response) { return response.text(); })
       .then(function (html) {
         var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
         var main = document.querySelector("main");
-        if (next && main) {
+        if (next && main && !older(next, main)) {
           main.replaceWith(next);
           startCountdown();
           bindAnswerForm();

@@ -320,6 +320,42 @@ def test_host_paced_session_with_three_phones(open_person: OpenPerson, teacher: 
     markup.assert_clean()
 
 
+def test_the_host_screen_never_goes_back_to_an_older_page(open_person: OpenPerson, teacher: str) -> None:
+    """Two students join in quick succession: the host's screen redraws twice, and the answer to
+    the first redraw comes back last. The screen keeps the newer page."""
+    host = open_person(viewport=WIDE)
+    hp = host.page
+    session_id, code = host_logs_in_and_creates_session(host, teacher)
+    # Count the redraws the screen has read, to know when the late one has come.
+    hp.evaluate("""() => {
+        const parse = DOMParser.prototype.parseFromString;
+        window.__pagesRead = 0;
+        DOMParser.prototype.parseFromString = function (...args) { window.__pagesRead += 1; return parse.apply(this, args); };
+    }""")
+    held = []
+
+    def hold_the_first_redraw(route) -> None:
+        if route.request.resource_type == "fetch" and not held:
+            held.append((route, route.fetch()))  # the page as the server drew it then: one student
+        else:
+            route.continue_()
+
+    hp.route(re.compile(rf"/host/sessions/{session_id}$"), hold_the_first_redraw)
+    join(open_person(), code, "Ana", session_id)
+    deadline = time.monotonic() + STEP / 1000
+    while not held:  # Playwright runs the handler while the test waits on the page
+        assert time.monotonic() < deadline, "the host's screen did not redraw when a student joined"
+        hp.wait_for_timeout(50)
+    join(open_person(), code, "Ben", session_id)
+    expect(hp.get_by_role("heading", name="2 students joined")).to_be_visible(timeout=STEP)
+
+    route, response = held[0]
+    route.fulfill(response=response)
+    hp.wait_for_function("() => window.__pagesRead >= 2", timeout=STEP)
+    expect(hp.get_by_role("heading", name="2 students joined")).to_be_visible()
+    expect(hp.locator("ul.players > li")).to_have_count(2)
+
+
 def test_phone_without_javascript_follows_the_session(open_person: OpenPerson, teacher: str) -> None:
     host = open_person(viewport=WIDE)
     hp = host.page
