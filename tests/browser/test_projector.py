@@ -441,7 +441,8 @@ def test_a_session_on_the_projector(open_person: OpenPerson, station: Flask, scr
     assert [place["text"] for place in podium] == ["1 Ana 2 points", "2 Ben 1 point", "3 Cleo 0 points"]
     first, second, third = podium
     assert second["centre"] < first["centre"] < third["centre"], "the winner is not in the middle"
-    hp.wait_for_timeout(1500)  # the steps rise
+    # The steps rise: measure them once their animations are over.
+    places.locator(".place").evaluate_all("steps => Promise.all(steps.flatMap(step => step.getAnimations().map(a => a.finished)))")
     steps = places.locator(".place").evaluate_all("steps => steps.map(step => step.getBoundingClientRect().height)")
     assert steps[0] > steps[1] > steps[2], f"the steps are not first, second, third in height: {steps}"
     assert first["name"] >= QUESTION_PX * 0.75, "the names on the podium are small"
