@@ -331,10 +331,28 @@ def _common_words(text: str) -> frozenset[str]:
     return frozenset(re.findall(r"\b[a-z]+\b", text))
 
 
+#: English words of closed classes, which no name is: prepositions, conjunctions, determiners
+#: and small numbers. A sentence opening with one ("Upon arrival", "Per the report", "Many were")
+#: reads on in lowercase after "According to the article,".
+_FUNCTION_WORDS = frozenset(
+    "about above across after against along amid among around as at before behind below beneath beside besides "
+    "between beyond by despite during except following for from in inside into like near of off on onto opposite "
+    "outside over past per since through throughout to toward towards under underneath unlike until upon via with "
+    "within without and but or nor so yet although though because if unless when whenever where whereas while "
+    "the a an this that these those some any many much most more few several each every all both either neither "
+    "only no one two three four five six seven eight nine ten".split()
+)
+
+
 def _lowercase_start(text: str, article: Article) -> str:
-    """``text`` with its first letter lowercased when its first word is a common word."""
+    """``text`` with its first letter lowercased when its first word is a common word (one the
+    article writes in lowercase somewhere), a word of a closed class or an adverb in -ly, which
+    no name is."""
     first = re.match(r"([A-Za-z]+)", text)
-    if first and first.group(1).lower() in _common_words(article.text):
+    if first is None:
+        return text
+    word = first.group(1).lower()
+    if word in _common_words(article.text) or word in _FUNCTION_WORDS or (word.endswith("ly") and len(word) > 4):
         return text[0].lower() + text[1:]
     return text
 
@@ -343,6 +361,8 @@ def _explained(text: str, article: Article) -> str:
     text = text.rstrip()
     if not text.endswith((".", "!", "?", "\"", "”")):
         text += "."
+    if text.startswith("According to "):
+        return text  # the sentence names its source itself
     return f"According to the article, {_lowercase_start(text, article)}"
 
 

@@ -63,6 +63,18 @@ def test_a_pronoun_inside_a_quotation_is_never_replaced():
     assert draft.quote.endswith("Fischer said of the calf on Saturday.")
 
 
+def test_an_explanation_reads_on_after_its_attribution():
+    found = drafts(
+        "Franky Zapata flew across the Channel on a hoverboard. "
+        "Upon arrival in Dover, Franky Zapata said the crossing had taken 22 minutes. "
+        "According to CNN, Hurricane Dorian only traversed 30 miles in two days."
+    )
+    assert found["Franky Zapata"].explanation.startswith("According to the article, upon arrival in Dover, ")
+    assert found["22 minutes"].explanation.startswith("According to the article, upon arrival in Dover, ")
+    # A sentence that names its source is not attributed twice.
+    assert found["30 miles"].explanation == "According to CNN, Hurricane Dorian only traversed 30 miles in two days."
+
+
 def test_a_person_called_by_the_surname_alone_is_named_in_full():
     text = (
         "Police named the attacker as Usman Khan, a man from Stafford. "
