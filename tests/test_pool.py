@@ -53,4 +53,3 @@ def test_a_connection_handed_back_moments_ago_is_trusted_and_if_dead_costs_one_5
     assert response.status_code == 503 and response.headers["Retry-After"] == "2"
     assert client.get("/").status_code == 200
     assert pooled_backend(app) != first
-
