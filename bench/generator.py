@@ -1,7 +1,7 @@
 """Question generator benchmark: time and yield per article, and time against length.
 
 For each article file given (by default the bundled article and every article of
-bench/articles/, both sets), prints its words, the time to draft its questions (the best of five runs),
+bench/articles/, every set), prints its words, the time to draft its questions (the best of five runs),
 the questions drafted, how many a drafted bank keeps (those that give none of the others
 away, as ``quiz lint`` checks) and the questions per 1,000 words; then the same for all of them
 joined into one long text, the size the time bound is about (1,500 words within 2 s).

@@ -499,6 +499,8 @@ def _cues(text: str, tokens: list[_Token], part: list[int]) -> Counter[str]:
         votes[PERSON] += 2
         votes[_SPOKE] += 2
     appositive = re.match(r", (?:a|an|the|her|his|their) ((?:[\w-]+ ?){1,4})", after)
+    if not appositive and _name_shaped(" ".join(words)):
+        appositive = re.match(r", ((?:[a-z][\w-]* ?){1,3})(?:of|at|for)\b", after)  # "Alex Lagakos, deputy director of ..."
     if appositive and any(word.lower() in ROLE_WORDS for word in appositive.group(1).split()):
         votes[PERSON] += 2  # "Ann Roe, a rival skater"
     if re.search(r"[\"“]$", before) and re.match(r"[.,!?]?[\"”]", after):

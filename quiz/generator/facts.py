@@ -174,8 +174,11 @@ _MEASURE = re.compile(
     rf"{_NOT_AFTER_NUMBER}(?P<number>{_NUMBER})(?: (?P<scale>million|billion))?(?P<unit>[- ](?:miles?|kilometres?|kilometers?|km|feet|foot|inch(?:es)?|yards?|metres?|meters?|pounds?|kilograms?|kg|tons?|tonnes?|acres?|mph|degrees))\b",
     re.IGNORECASE,
 )
+#: Plurals without an "s": "twenty people", "five children".
+_IRREGULAR_PLURALS = frozenset("people children men women police personnel staff crew cattle sheep fish deer teeth mice geese".split())
+_IRREGULAR_PLURAL = "|".join(sorted(_IRREGULAR_PLURALS))
 _COUNT = re.compile(
-    rf"{_NOT_AFTER_NUMBER}(?P<number>(?:\d{{1,3}}(?:,\d{{3}})+|\d+)|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty))(?: (?P<scale>thousand|million|billion))?(?= (?:[a-z-]+ ){{0,2}}[a-z]+s\b)"
+    rf"{_NOT_AFTER_NUMBER}(?P<number>(?:\d{{1,3}}(?:,\d{{3}})+|\d+)|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty))(?: (?P<scale>thousand|million|billion))?(?= (?:[a-z-]+ ){{0,2}}(?:[a-z]+s|{_IRREGULAR_PLURAL})\b)"
 )
 _CLOCK = re.compile(r"(?<![\d:])\d:\d{2}:\d{2}(?![\d:])")
 _YEAR = re.compile(r"(?<![\d$£€.,:/-])\b(1[6-9]\d\d|20\d\d)\b(?![\d%]|,\d|\.\d|-year| percent)")
@@ -241,13 +244,13 @@ _CURRENCY = r"(?:[A-Z]{0,3}[$£€¥]|euros?|pounds?|dollars?|yen|yuan)"
 
 def _converted(text: str, fact: Fact) -> bool:
     """A measure or an amount given with its conversion: "a hundred kilometers (62 miles)",
-    "132 miles (212 km)", "US$1.2 billion (euro958 million)". Either one spells the other out,
+    "132 miles (212 km)", "five-foot (one and two thirds meters)", "US$1.2 billion (euro958 million)". Either one spells the other out,
     so neither is asked. So does the start of a range ("June 8-11") give its end away."""
     if fact.kind == "date" and re.match(r"[-–]\d", text[fact.end : fact.end + 2]):
         return True
-    inside = text[fact.start - 1 : fact.start] == "(" and re.search(rf"(?:\b{_UNIT_WORD}|\b(?:million|billion))\s*\($", text[max(0, fact.start - 30) : fact.start])
+    inside = re.search(rf"(?:\b{_UNIT_WORD}|\b(?:million|billion))\s*\([a-z -]{{0,20}}$", text[max(0, fact.start - 50) : fact.start])
     followed = re.match(
-        rf"(?:\s*{_UNIT_WORD}\b)?\s*\(\s*(?:about |some |roughly )?(?:[\d.,]+\s*{_UNIT_WORD}|{_CURRENCY}\s?[\d.,]+(?: (?:million|billion))?)\s*\)",
+        rf"(?:\s*{_UNIT_WORD}\b)?\s*\(\s*(?:about |some |roughly )?(?:[\d.,]+\s*{_UNIT_WORD}|[a-z -]{{3,40}} {_UNIT_WORD}|{_CURRENCY}\s?[\d.,]+(?: (?:million|billion))?)\s*\)",
         text[fact.end : fact.end + 40],
     )
     return fact.kind == "quantity" and bool(inside or followed)
@@ -277,7 +280,7 @@ def _plural_after(text: str, start: int, end: int | None = None) -> str | None:
     ``text[start:end]`` (only those are read, however long the text)."""
     for match in itertools.islice(_WORD.finditer(text, start, len(text) if end is None else end), 3):
         word = match.group()
-        if word.endswith("s") and not word.endswith(("ss", "us", "is")) and word.lower() not in _NOT_PLURALS:
+        if word in _IRREGULAR_PLURALS or (word.endswith("s") and not word.endswith(("ss", "us", "is")) and word.lower() not in _NOT_PLURALS):
             return word if word.islower() else None
     return None
 

@@ -30,7 +30,9 @@ ABBREVIATIONS = frozenset(
 _CANDIDATE = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
 _NOT_SPACE = re.compile(r"\S")
 _LETTERS = re.compile(r"[A-Za-z]+")
-_OPENING = re.compile(r"[\"'“‘(\[]*[A-Z0-9]")
+#: What a sentence opens with: maybe quotes or brackets, then a capital of any alphabet
+#: ("Łukasz", "Émile") or a figure.
+_OPENING = re.compile(r"[\"'“‘(\[]*([^\W_])")
 
 #: Where and when a news story was filed, before it starts: a place in capitals ("NEW YORK",
 #: "ST. LOUIS", "REGION"), then maybe its state, a date and the agency in brackets, then a dash:
@@ -91,7 +93,8 @@ def _line_spans(line: str, common: frozenset[str] = frozenset()) -> list[tuple[i
         # that a long line (a whole article on one) costs no more than its sentences.
         word = _NOT_SPACE.search(line, match.end())
         following = word.start() if word else len(line)
-        if not _OPENING.match(line, following) or not _ends_sentence(line, match.start(), match.group(), following, common):
+        opening = _OPENING.match(line, following)
+        if not opening or opening.group(1).islower() or not _ends_sentence(line, match.start(), match.group(), following, common):
             continue
         spans.append((start, match.end()))
         start = following

@@ -218,6 +218,9 @@ def _antecedent(article: Article, index: int, gender: str) -> str | None:
         subjects = article.derived(_subject_people)
         if len(subjects) != 1 or subjects[0].gender != gender:
             return None
+        unsure = article.derived(_unsure_names)
+        if any(sentence in unsure for sentence in window):
+            return None  # a name of no known kind, nearer than the main person, may be the one meant
         person, since = subjects[0].name, window.start
     else:
         return None
@@ -370,7 +373,7 @@ _DAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)(?: (?:morn
 #: When something happened, told from the day the story was filed: "On Thursday", "last week".
 #: The player reads the sentence without its date, so these say nothing to them.
 _RELATIVE_TIME = (
-    rf"(?:(?:(?:early |late )?on {_DAY}|as of {_DAY}|(?:yesterday|today|tonight)(?: (?:morning|afternoon|evening))?"
+    rf"(?:(?:(?:early |late )?on {_DAY}|as of {_DAY}|(?:yesterday|today|tonight)(?: (?:morning|afternoon|evening|night))?"
     r"|(?:earlier |later )?(?:this|last) (?:week|weekend|month|year)|earlier today)(?: local time)?)"
 )
 _OPENING_TIME = re.compile(rf"^{_RELATIVE_TIME}, ", re.IGNORECASE)
@@ -384,23 +387,29 @@ _INNER_TIME = re.compile(
 _QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")
 
 
+#: "also" adds the sentence to one before it, which the player has not read ("Costco also
+#: limited ..."); "but also", "not only" and "also known as" are left alone.
+_ALSO = re.compile(r"(?<!\bbut)(?<!\bnot only)(?<!\band) also\b(?! known\b)(?=[ ,])", re.IGNORECASE)
+
+
 def without_relative_time(stem: str) -> str:
     """``stem`` without the days and weeks it dates from the day the story was filed ("On
-    Thursday, police said ..." becomes "Police said ..."), outside quotations and the blank."""
-    quoted = [match.span() for match in _QUOTED.finditer(stem)]
-
-    def keep(match: re.Match[str]) -> str:
-        start, end = match.span()
-        if any(open_ < end and start < close for open_, close in quoted) or BLANK in match.group():
-            return match.group()
-        return ""
-
+    Thursday, police said ..." becomes "Police said ..."), and without an "also" that adds it
+    to a sentence the player has not read; outside quotations and the blank."""
     opening = _OPENING_TIME.match(stem)
-    if opening and keep(opening) == "":
+    if opening and _left_out(stem, opening) == "":
         rest = stem[opening.end() :]
         stem = rest[:1].upper() + rest[1:]
-        quoted = [match.span() for match in _QUOTED.finditer(stem)]
-    return _INNER_TIME.sub(keep, stem)
+    for pattern in (_INNER_TIME, _ALSO):
+        stem = pattern.sub(functools.partial(_left_out, stem), stem)
+    return stem
+
+
+def _left_out(stem: str, match: re.Match[str]) -> str:
+    """Nothing in place of ``match``, unless it is inside a quotation or holds the blank."""
+    start, end = match.span()
+    quoted = any(open_ < end and start < close for open_, close in (found.span() for found in _QUOTED.finditer(stem)))
+    return match.group() if quoted or BLANK in match.group() else ""
 
 
 def cloze(fact: Fact, article: Article) -> Draft | None:

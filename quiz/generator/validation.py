@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from quiz.quotes import fold
 from quiz.generator.distractors import contains_words, distinct
 from quiz.generator.entities import ORGANISATION, PERSON, PLACE, ROLE_WORDS, TITLE, Entity
-from quiz.generator.facts import Article
+from quiz.generator.facts import Article, Fact
 from quiz.generator.numbers import NumberForm, indefinite_article
 from quiz.generator.places import COUNTRY, known_place
 from quiz.generator.templates import Draft, stem_gender
@@ -137,8 +137,9 @@ def told_gender(draft: Draft) -> str | None:
     if draft.fact.kind != PERSON:
         return None
     before = re.search(r"([A-Za-z-]+)\W*$", draft.before)
-    appositive = re.match(r", (?:a|an|the|her|his|their) (?:[\w-]+ )?([\w-]+)", draft.after)
-    for word in (before.group(1) if before else "", appositive.group(1) if appositive else ""):
+    # "____, a spokeswoman", "____, spokeswoman for the department"
+    appositive = re.match(r", (?:(?:a|an|the|her|his|their) )?([\w-]+(?: [\w-]+)?)", draft.after)
+    for word in [before.group(1) if before else "", *(appositive.group(1).split() if appositive else ())]:
         if ROLE_WORDS.get(word.lower()):
             return ROLE_WORDS[word.lower()]
     return stem_gender(draft.prompt)
@@ -208,10 +209,10 @@ _RANGE_AFTER = re.compile(r"^\s*(?:to|and|-|–)\s*[\d$£€]")
 #: "about ____ (five miles)": a conversion beside the blank gives the value away.
 _CONVERSION_AFTER = re.compile(r"^[\w\s-]{0,20}\(\s*(?:about\s+|around\s+|some\s+)?[\d$£€]|^[\w\s-]{0,20}\(\s*[a-z]+[- ](?:miles?|km|kilomet|feet|pounds?|kg)")
 _CONVERSION_BEFORE = re.compile(r"\(\s*$")
-#: "____ astronauts, Doug Hurley and Bob Behnken": the names that follow count themselves.
-_NAMES_COUNTED = re.compile(
-    r"^[a-z\s-]{0,30},?\s+(?:[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*)*,\s+)*[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*)*,?\s+and\s+[A-Z]"
-)
+#: Names listed with "and" ("Doug Hurley and Bob Behnken", "Singapore, India, and Australia"),
+#: which a count beside them counts.
+_NAME = r"[^\W\d_a-z][\w’'-]*(?: [A-Z][\w’'-]*)*"
+_NAMED_LIST = re.compile(rf"(?<![\w’'-]){_NAME}(?:, {_NAME})*,? and {_NAME}")
 #: When a story was reported, not what happened: "in its ____ media release", "as of ____".
 _REPORTED_WHEN = re.compile(
     r"\b(?:release|report|reported|statement|interview|press conference|tweet|tweeted|posted|told|according to)\b"
@@ -219,6 +220,21 @@ _REPORTED_WHEN = re.compile(
     re.IGNORECASE,
 )
 _NUMBER_KINDS = frozenset({"quantity", "money", "percent", "measure", "duration", "age"})
+
+
+def _lists_as_many(before: str, after: str, fact: Fact) -> bool:
+    """Whether the sentence lists as many names as the count ``fact`` asks for, after the blank
+    ("Egypt has ____ terminals, in Damietta and Idku") or before a blank that points back to
+    them ("Singapore, India, and Australia ...: All ____ nations")."""
+    form = fact.form
+    if not isinstance(form, NumberForm) or form.scale or not 2 <= form.value <= 12:
+        return False
+    text = after if not re.search(r"\b(?:all|the|these|those|both)\s*$", before, re.IGNORECASE) else before + " " + after
+    return any(
+        len(re.split(r",? and |, ", listed.group())) == form.value
+        for listed in _NAMED_LIST.finditer(text)
+        if all(item[:1].isupper() for item in re.split(r",? and |, ", listed.group()))
+    )
 
 
 def number_cues(candidate: Candidate) -> str | None:
@@ -230,6 +246,8 @@ def number_cues(candidate: Candidate) -> str | None:
     before, after = draft.before, draft.after
     if draft.fact.kind in _NUMBER_KINDS and _BOUND_BEFORE.search(before):
         return "a bound (over, nearly ...) makes more than one choice true"
+    if re.search(r"\b(?:either|or)\s*$", before) or re.match(r"\s*,?\s*or\s+[\w$£€]", after):
+        return "the value the article gives beside it (\"either ____ or December 28\") is one choice away"
     if draft.fact.kind in ("year", "date") and re.search(r"\bby\s*$", before):
         return "\"by ____\" is true of every later choice too"
     if _RANGE.search(before) and (_RANGE_AFTER.match(after) or not before.rstrip().endswith(("from", "between"))):
@@ -238,8 +256,11 @@ def number_cues(candidate: Candidate) -> str | None:
         return "\"both\" counts the two"
     if _CONVERSION_AFTER.match(after) or _CONVERSION_BEFORE.search(before):
         return "a conversion beside the blank gives the value away"
-    if draft.fact.kind == "quantity" and _NAMES_COUNTED.match(after):
-        return "the names that follow count themselves"
+    if draft.fact.kind == "quantity" and _lists_as_many(before, after, draft.fact):
+        return "the names listed count themselves"
+    figure = re.match(r"\d[\d,.]*\d|\d|[a-z]+", draft.answer.lower())
+    if draft.fact.kind in _NUMBER_KINDS and figure and figure.group() in re.findall(r"\d[\d,.]*\d|\d|[a-z]+", (before + " " + after).lower()):
+        return "the prompt holds the answer's figure elsewhere, which no wrong choice does"  # "a ____ period ... thirty miles"
     return None
 
 

@@ -1,5 +1,5 @@
 """The articles the generator's tests draft: the bundled one and bench/articles/dev/ (never the
-held-out set, which only grading reads: see bench/articles/README.md)."""
+held-out sets, which only grading reads: see bench/articles/README.md)."""
 
 from __future__ import annotations
 

@@ -158,3 +158,9 @@ def test_a_name_that_only_speaks_is_no_person_and_a_possessive_is_no_place():
     assert found["Airbus"].kind != PERSON
     assert "Chicago-based Boeing" not in found
     assert "Musk" not in found or found["Musk"].kind != PLACE
+
+
+def test_a_name_with_a_role_after_it_is_a_person():
+    text = "Alex Lagakos, deputy director of the Greek Energy Forum, said the project is political. Lagakos said he doubted it."
+    entities = {entity.name: entity for entity in find_entities(text, split_sentences(text))}
+    assert (entities["Alex Lagakos"].kind, entities["Alex Lagakos"].gender) == (PERSON, "male")

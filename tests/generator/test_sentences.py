@@ -73,3 +73,10 @@ def test_a_sentence_may_start_after_a_clock_time():
     assert texts("The alarm came in at 6:53 p.m. Some 50 firefighters came. They left at 5 p.m. Tuesday after some rest.") == [
         "The alarm came in at 6:53 p.m.", "Some 50 firefighters came.", "They left at 5 p.m. Tuesday after some rest.",
     ]
+
+
+def test_a_capital_of_any_alphabet_starts_a_sentence():
+    text = "The tusk came from the wall. Łukasz Koczocik took it down. Émile ran after him."
+    assert [sentence.text for sentence in split_sentences(text)] == [
+        "The tusk came from the wall.", "Łukasz Koczocik took it down.", "Émile ran after him."
+    ]

@@ -106,6 +106,12 @@ def test_a_person_called_by_the_surname_alone_is_named_in_full():
     (f"The ship has been missing since Monday with {BLANK} crew aboard.", None),
     (f'"We met on Tuesday," {BLANK} said.', None),
     (f"Last year was the {BLANK} hottest on record.", None),
+    # "also" adds to a sentence the player has not read; "but also" and "also known as" stay.
+    (f"Costco's store also limited sales to {BLANK} packs.", f"Costco's store limited sales to {BLANK} packs."),
+    (f"On Thursday, police said {BLANK} others were also hurt.", f"Police said {BLANK} others were hurt."),
+    (f"Not only the city but also {BLANK} towns were flooded.", None),
+    (f"The island, also known as {BLANK}, was evacuated.", None),
+    (f'"We also won," {BLANK} said.', None),
 ])
 def test_days_told_from_the_day_the_story_was_filed_are_left_out_of_a_prompt(stem, shown):
     assert without_relative_time(stem) == (shown or stem)

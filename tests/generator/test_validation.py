@@ -93,6 +93,12 @@ def test_a_role_word_next_to_the_blank_tells_the_answers_gender():
     assert told_gender(draft) == "female"  # "his" speaks of Reed; "wife" of the answer
 
 
+def test_a_role_word_after_the_blank_without_an_article_tells_the_gender():
+    text = "Kerri Kupec, spokeswoman for the Department of Justice, criticized the decision in 2019."
+    draft = candidate_in(text, "Kerri Kupec", ("Kerri Kupec",)).draft
+    assert told_gender(draft) == "female"
+
+
 def test_a_place_of_no_known_sort_is_not_asked():
     text = "Britvic shares rose in early trading in London. Sales grew in Britain, and Carlsberg is based in Copenhagen."
     assert "sort" in failed(candidate_in(text, "London", ("London", "Britain", "Copenhagen")))
