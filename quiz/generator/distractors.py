@@ -385,7 +385,7 @@ def _sort(entity: Entity) -> str | None:
 def _name_choices(
     fact: Fact, article: Article, lenders: Lenders, seed: int, fits: Fits, known_gender: bool
 ) -> list[str]:
-    words = len(fact.text.split())
+    words = len(fact.shown.split())
     answer = article.entity(fact.entity)
     sort = _sort(answer) if answer is not None else None
     # A country or state is offered only among its like, each once however it is written
@@ -401,7 +401,7 @@ def _name_choices(
             other = known_place(text)
             if other is None or other.sort != known.sort or other.name in places:
                 return
-        if fits(text) and distinct(text, [fact.text, *chosen]):
+        if fits(text) and distinct(text, [fact.shown, *chosen]):
             chosen.append(text)
             if known is not None:
                 places.add(known_place(text).name)  # type: ignore[union-attr]
@@ -418,7 +418,7 @@ def _name_choices(
                 continue
             offer(_name_form(forms, words))
     position = seed % (len(chosen) + 1)
-    return [*chosen[:position], fact.text, *chosen[position:]]
+    return [*chosen[:position], fact.shown, *chosen[position:]]
 
 
 #: A capitalised word, then lowercase words of a role, right before a name: "Israeli prime

@@ -74,6 +74,15 @@ class Fact:
     gender: str | None = None
 
     @property
+    def shown(self) -> str:
+        """The fact as a question shows it: as written, but a person the sentence calls by the
+        surname alone ("Amundson") by the full name the article gave them ("Sara Amundson"), as
+        the other people offered are shown, so that no choice stands out by its form."""
+        if self.kind == PERSON and self.entity is not None and self.entity.endswith(f" {self.text}"):
+            return self.entity
+        return self.text
+
+    @property
     def shape(self) -> tuple[object, ...]:
         """Facts of one shape can stand in for each other as choices."""
         form = self.form

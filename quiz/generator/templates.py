@@ -265,7 +265,11 @@ _POINTS_BACK = re.compile(
     r"|\bthat\s+(?:day|week|month|year|morning|afternoon|evening|night|time)\b"
     r"|^(?:The|the)\s+(?:move|decision|deal|incident|attack|event|announcement|plan|law|bill|state|city|country|"
     r"company|firm|group|man|woman|men|women|victim|victims|suspect|pair|couple|case|crash|fire|report|doctrines?|"
-    r"changes?|measures?|agreement|meeting|vote|ruling|order|ban|proposal|project|program|programme|accused|crime)\b",
+    r"changes?|measures?|agreement|meeting|vote|ruling|order|ban|proposal|project|program|programme|accused|crime)\b"
+    # "a similar eruption", "having thus armed himself", "the vaccination drive itself",
+    # "another suspect", "However, ...": each compares with or follows on from what came before.
+    r"|\b(?:similar|aforementioned|thus|likewise|meanwhile|however|nevertheless|nonetheless|instead)\b"
+    r"|\bthe\s+(?:same|other|latter|former)\b|\banother\s+[a-z]|\bsuch\s+(?!as\b)[a-z]|\b[a-z]{3,}\s+itself\b",
     re.IGNORECASE,
 )
 _THEY = re.compile(r"\b(?:they|them|their|him)\b", re.IGNORECASE)
@@ -429,10 +433,10 @@ def cloze(fact: Fact, article: Article) -> Draft | None:
     if resolved is None:
         return None
     stem, _ = resolved
-    filled = stem.replace(BLANK, fact.text, 1)
+    filled = stem.replace(BLANK, fact.shown, 1)
     return Draft(
         template="cloze", fact=fact, prompt=f"Complete the sentence from the article: {without_relative_time(stem)}",
-        answer=fact.text, quote=quote, explanation=_explained(filled, article),
+        answer=fact.shown, quote=quote, explanation=_explained(filled, article),
         before=quote[:at], after=quote[end:],
     )
 
@@ -481,8 +485,8 @@ def attributed_quote(fact: Fact, article: Article) -> Draft | None:
             return Draft(
                 template="attributed-quote", fact=fact,
                 prompt=f"According to the article, who said: “{words}”?",
-                answer=fact.text, quote=sentence.text,
-                explanation=f"The article attributes these words to {fact.text}.",
+                answer=fact.shown, quote=sentence.text,
+                explanation=f"The article attributes these words to {fact.shown}.",
                 before="", after="",
             )
     return None

@@ -42,7 +42,7 @@ def _folded(text: str) -> str:
 
 
 def answer_in_quote(candidate: Candidate) -> str | None:
-    if _folded(candidate.draft.answer) not in _folded(candidate.draft.quote):
+    if _folded(candidate.draft.fact.text) not in _folded(candidate.draft.quote):
         return "the answer is not in its quote"
     return None
 
@@ -246,10 +246,12 @@ def number_cues(candidate: Candidate) -> str | None:
     before, after = draft.before, draft.after
     if draft.fact.kind in _NUMBER_KINDS and _BOUND_BEFORE.search(before):
         return "a bound (over, nearly ...) makes more than one choice true"
+    if draft.fact.kind == "duration" and re.match(r"\s+(?:ago|earlier)\b", after):
+        return "counted back from the day the story was filed, which the player is not told"
     if re.search(r"\b(?:either|or)\s*$", before) or re.match(r"\s*,?\s*or\s+[\w$£€]", after):
         return "the value the article gives beside it (\"either ____ or December 28\") is one choice away"
-    if draft.fact.kind in ("year", "date") and re.search(r"\bby\s*$", before):
-        return "\"by ____\" is true of every later choice too"
+    if draft.fact.kind in ("year", "date") and re.search(r"\b(?:by|before|after)\s*$", before):
+        return "\"by ____\" or \"before ____\" is true of every later choice too, \"after ____\" of every earlier one"
     if _RANGE.search(before) and (_RANGE_AFTER.match(after) or not before.rstrip().endswith(("from", "between"))):
         return "the other end of a range tells which choices fit"
     if draft.fact.text.lower() in ("two", "2") and re.search(r"\bboth\b", before + after, re.IGNORECASE):

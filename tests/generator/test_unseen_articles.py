@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from quiz.generator import generate_questions
 from quiz.generator.distractors import choose
 from quiz.generator.entities import PERSON, PLACE
@@ -68,6 +70,24 @@ def test_prompts_that_point_back_at_what_the_player_has_not_read_are_not_drafted
     assert "Avoyelles House of Mercy" in drafted  # a "The" that names its noun leans on nothing
 
 
+@pytest.mark.parametrize("sentence", [
+    "A similar volcanic eruption in Alaska in 2008 was linked to more salmon.",
+    "The vaccination drive itself started on November 20, 2019.",
+    "Lukas Nowak, having thus armed himself, joined the chase in 2019 with 12 others.",
+    "However, 40 people were still missing in 2019.",
+    "Another suspect, aged 40, was arrested in 2019.",
+])
+def test_a_sentence_that_follows_on_from_an_earlier_one_is_not_drafted(sentence):
+    opening = "Volcanoes erupted on Hawaii in 2018, and the Samoa measles drive ran for two days in 2019. "
+    assert prompts(opening + sentence) == prompts(opening)
+
+
+def test_such_as_leans_on_nothing_and_before_a_year_is_a_bound():
+    assert prompts("Blue Harbor recorded 29 studio albums with guest singers, such as Les Brown, before 2019.") == [
+        "Complete the sentence from the article: Blue Harbor recorded ____ studio albums with guest singers, such as Les Brown, before 2019."
+    ]
+
+
 def test_a_name_of_undecided_kind_before_a_pronoun_keeps_it_unresolved():
     text = (
         "On Friday in Pakistan, Mohammed Waseem was sentenced by a court in Multan. Mufti Abdul Qawi was acquitted, "
@@ -108,18 +128,20 @@ def test_years_stay_within_the_story_and_its_dateline_lends_no_date():
     assert "January 10" not in dates
 
 
-def test_a_count_of_the_names_listed_or_a_figure_the_prompt_repeats_is_refused():
+def test_a_count_of_the_names_listed_a_figure_the_prompt_repeats_or_a_time_ago_is_refused():
     text = (
         "Singapore, India, and Australia searched the Java Sea in 2018: all three nations offered help. "
         "Egypt has two usable gas terminals in the Nile Delta, in Damietta and Idku. "
         "Police and Fire Services found two bodies in the house in 2019. "
         "In a thirty hour period of Monday and Tuesday, the storm Dorian only traversed thirty miles. "
-        "Publications reported that the ship went missing on either December 27 or December 28."
+        "Publications reported that the ship went missing on either December 27 or December 28. "
+        "The disease was first recognized about two months ago in Wuhan, China."
     )
     assert "number-cues" in failed(text, "three", ("two", "three", "four", "five"))
     assert "number-cues" in failed(text, "two", ("two", "three", "four", "five"))
     assert "number-cues" in failed(text, "thirty hour", ("ten hour", "twenty hour", "thirty hour"))
     assert "number-cues" in failed(text, "December 28", ("December 25", "December 28", "December 30"))
+    assert "number-cues" in failed(text, "two months", ("one month", "two months", "three months"))
     # Two names that are not what is counted ("found two bodies") leave the count alone.
     article = analyse(text)
     bodies = [item for item in article.facts if item.text == "two"][1]
@@ -136,3 +158,18 @@ def test_a_pronoun_is_not_read_as_the_main_person_when_an_undecided_name_is_near
     )
     assert not any("Mitsotakis noted" in prompt for prompt in prompts(text))
     assert any(prompt.endswith("Mitsotakis, the Greek prime minister, backed the pipeline in ____.") for prompt in prompts(text))
+
+
+def test_people_are_offered_by_their_full_names_when_the_sentence_gives_a_surname():
+    text = (
+        "Singer Doris Day died in 2019 at her home in Carmel Valley. Day made 29 studio albums. "
+        "Day played singer Ruth Etting in one film, and her son Terry Melcher produced records. "
+        "Humane Society director Sara Amundson praised Day's work for animals in a statement. "
+        "Amundson cited improvements to the treatment of research chimpanzees in the United States."
+    )
+    asked = next(question for question in generate_questions(text) if question["tags"][1] == PERSON)
+    assert asked["prompt"].endswith(": ____ cited improvements to the treatment of research chimpanzees in the United States.")
+    assert asked["correct"] == "Sara Amundson"
+    assert all(len(choice.split()) == 2 for choice in asked["choices"])
+    assert asked["explanation"].startswith("According to the article, Sara Amundson cited")
+    assert asked["source"] == ["Amundson cited improvements to the treatment of research chimpanzees in the United States."]

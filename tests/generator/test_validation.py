@@ -35,7 +35,7 @@ def test_each_flaw_is_caught():
     assert failed(replace(good, choices=("1998", "1998", "2000"))) == {"distinct-choices"}
     assert failed(replace(good, choices=("1998", "May 1998", "2000"))) == {"distinct-choices"}
     assert failed(replace(good, choices=("1998", "the year after the war", "the spring"))) == {"length"}
-    assert "answer-in-quote" in failed(replace(good, draft=replace(good.draft, answer="2001")))
+    assert "answer-in-quote" in failed(replace(good, draft=replace(good.draft, quote="Doe retired from the sport.")))
     assert "stem-without-answer" in failed(replace(good, draft=replace(good.draft, prompt="Doe retired from the sport in 1998, or ____.")))
     assert failed(candidate("Doe", ("Doe", "Reed", "Ottawa"))) >= {"main-subject"}
 
