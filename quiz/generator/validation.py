@@ -316,6 +316,22 @@ def not_main_subject(candidate: Candidate) -> str | None:
     return None
 
 
+#: "____ said", "____, a spokeswoman, told reporters", "____ cited ...": asked for, the speaker
+#: of a statement is trivia about who spoke rather than what happened, and the others who
+#: could have said it are rarely plausible.
+_SPOKE_AFTER = re.compile(
+    r"^(?:,[^,]{1,80},)?\s+(?:[a-z]+ly\s+)?(?:said|says|told|explained|added|wrote|noted|stated|argued|cited|"
+    r"called|asked|replied|insisted|announced|claimed|described|warned|urged|tweeted)\b"
+)
+
+
+def speaker_asked(candidate: Candidate) -> str | None:
+    draft = candidate.draft
+    if draft.fact.kind == PERSON and draft.template == "cloze" and _SPOKE_AFTER.match(draft.after):
+        return "asks who said something, not what happened"
+    return None
+
+
 #: Every check a question must pass, by name.
 CHECKS: dict[str, Check] = {
     "answer-in-quote": answer_in_quote,
@@ -331,6 +347,7 @@ CHECKS: dict[str, Check] = {
     "reported-when": reported_when,
     "known-to-everyone": known_to_everyone,
     "main-subject": not_main_subject,
+    "speaker": speaker_asked,
 }
 
 

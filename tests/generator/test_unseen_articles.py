@@ -165,11 +165,22 @@ def test_people_are_offered_by_their_full_names_when_the_sentence_gives_a_surnam
         "Singer Doris Day died in 2019 at her home in Carmel Valley. Day made 29 studio albums. "
         "Day played singer Ruth Etting in one film, and her son Terry Melcher produced records. "
         "Humane Society director Sara Amundson praised Day's work for animals in a statement. "
-        "Amundson cited improvements to the treatment of research chimpanzees in the United States."
+        "Amundson led the campaign against research on chimpanzees in the United States."
     )
     asked = next(question for question in generate_questions(text) if question["tags"][1] == PERSON)
-    assert asked["prompt"].endswith(": ____ cited improvements to the treatment of research chimpanzees in the United States.")
+    assert asked["prompt"].endswith(": ____ led the campaign against research on chimpanzees in the United States.")
     assert asked["correct"] == "Sara Amundson"
     assert all(len(choice.split()) == 2 for choice in asked["choices"])
-    assert asked["explanation"].startswith("According to the article, Sara Amundson cited")
-    assert asked["source"] == ["Amundson cited improvements to the treatment of research chimpanzees in the United States."]
+    assert asked["explanation"].startswith("According to the article, Sara Amundson led")
+    assert asked["source"] == ["Amundson led the campaign against research on chimpanzees in the United States."]
+
+
+def test_who_said_something_is_not_asked():
+    text = (
+        "Humane Society director Sara Amundson praised the work of Doris Day in 2019, as did Terry Melcher. "
+        "Amundson said the foundation changed federal law, and Ruth Etting agreed with her."
+    )
+    assert not any(prompt.endswith(": ____ said the foundation changed federal law, and Ruth Etting agreed with her.") for prompt in prompts(text))
+    article = analyse(text)
+    spoke = [item for item in article.facts if item.text == "Amundson"][0]
+    assert "speaker" in {problem.split(":")[0] for problem in problems(Candidate(draft_for(spoke, article), ("Sara Amundson", "Terry Melcher", "Ruth Etting"), article))}
