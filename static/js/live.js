@@ -244,6 +244,7 @@
     root.appendChild(form);
     root.setAttribute("data-state", data.state);
     root.setAttribute("data-position", String(data.position));
+    root.setAttribute("data-version", String(data.version));
     startCountdown();
     focusHeading(root);
   }
@@ -292,8 +293,8 @@
       var current = document.querySelector("[data-live-events]");
       var data = JSON.parse(event.data);
       if (data.state === "finished") { source.close(); }
-      // The host's page names the version it shows: the stream's first event, on connecting,
-      // is usually that one, and redrawing it would only flicker.
+      // The page names the version it shows: the stream's first event, on connecting, is
+      // usually that one, and redrawing it would only flicker.
       if (current && current.getAttribute("data-version") === String(data.version)) { return; }
       // Students keep their page (and a half-chosen answer) unless the state really moved;
       // the host's page also shows arrivals in the lobby, so it redraws on every change.

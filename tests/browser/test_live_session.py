@@ -356,6 +356,50 @@ def test_the_host_screen_never_goes_back_to_an_older_page(open_person: OpenPerso
     expect(hp.locator("ul.players > li")).to_have_count(2)
 
 
+def test_a_phone_never_goes_back_to_an_older_page(open_person: OpenPerson, teacher: str) -> None:
+    """The host shows the leaderboard and at once the next question: the phone redraws for the
+    leaderboard, draws the question itself, and the redraw's answer comes back last. The phone
+    keeps the question."""
+    host = open_person(viewport=WIDE)
+    hp = host.page
+    session_id, code = host_logs_in_and_creates_session(host, teacher)
+    student = open_person()
+    page = student.page
+    join(student, code, "Ana", session_id)
+    press(hp, "Start the first question")
+    expect_question(page, 1, timeout=STEP)
+    press(hp, "Close the question")
+    press(hp, "Reveal the answer")
+    expect(page.locator("[data-live-events]")).to_have_attribute("data-state", "reveal", timeout=STEP)
+    page.evaluate("""() => {
+        const parse = DOMParser.prototype.parseFromString;
+        window.__pagesRead = 0;
+        DOMParser.prototype.parseFromString = function (...args) { window.__pagesRead += 1; return parse.apply(this, args); };
+    }""")
+    held = []
+
+    def hold_the_leaderboard(route) -> None:
+        if route.request.resource_type == "fetch" and not held:
+            held.append((route, route.fetch()))  # the page as the server drew it then: the leaderboard
+        else:
+            route.continue_()
+
+    page.route(re.compile(rf"/live/{session_id}$"), hold_the_leaderboard)
+    press(hp, "Show the leaderboard")
+    deadline = time.monotonic() + STEP / 1000
+    while not held:  # Playwright runs the handler while the test waits on the page
+        assert time.monotonic() < deadline, "the phone did not redraw for the leaderboard"
+        page.wait_for_timeout(50)
+    press(hp, "Next question")
+    expect_question(page, 2, timeout=STEP)
+
+    route, response = held[0]
+    route.fulfill(response=response)
+    page.wait_for_function("() => window.__pagesRead >= 1", timeout=STEP)
+    expect_question(page, 2)
+    expect(page.locator(".score")).to_have_count(0)
+
+
 def test_phone_without_javascript_follows_the_session(open_person: OpenPerson, teacher: str) -> None:
     host = open_person(viewport=WIDE)
     hp = host.page
