@@ -100,7 +100,7 @@ def _fits(draft: Draft, avoid: frozenset[str] = frozenset()):
             return False  # another question's answer, which the choice would hint at
         if counted:
             # "sixteen years" served of "a sixteen-year sentence": another figure of the prompt
-            leading = re.match(r"\D{0,4}?([\d.,]+|[a-z]+)", folded)
+            leading = re.search(r"(\d[\d.,]*)", folded) or re.match(r"([a-z]+)", folded)  # "us$70 million": the 70
             if leading and leading.group(1).strip(".,") in prompt_words:
                 return False
         elif not numeric and any(word in prompt_words for word in re.findall(r"[^\W_]{4,}", folded) if word not in _GENERIC_NAME_WORDS):

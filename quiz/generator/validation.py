@@ -230,11 +230,8 @@ def _lists_as_many(before: str, after: str, fact: Fact) -> bool:
     if not isinstance(form, NumberForm) or form.scale or not 2 <= form.value <= 12:
         return False
     text = after if not re.search(r"\b(?:all|the|these|those|both)\s*$", before, re.IGNORECASE) else before + " " + after
-    return any(
-        len(re.split(r",? and |, ", listed.group())) == form.value
-        for listed in _NAMED_LIST.finditer(text)
-        if all(item[:1].isupper() for item in re.split(r",? and |, ", listed.group()))
-    )
+    lists = (re.split(r",? and |, ", listed.group()) for listed in _NAMED_LIST.finditer(text))
+    return any(len(names) == form.value and all(name[:1].isupper() for name in names) for names in lists)
 
 
 def number_cues(candidate: Candidate) -> str | None:
@@ -260,9 +257,11 @@ def number_cues(candidate: Candidate) -> str | None:
         return "a conversion beside the blank gives the value away"
     if draft.fact.kind == "quantity" and _lists_as_many(before, after, draft.fact):
         return "the names listed count themselves"
-    figure = re.match(r"\d[\d,.]*\d|\d|[a-z]+", draft.answer.lower())
+    # "In a ____ period ..., the storm traversed thirty miles": the answer's figure ("thirty hour")
+    # stands elsewhere in the prompt, which no wrong choice's does.
+    figure = re.search(r"\d[\d,.]*\d|\d", draft.answer) or re.match(r"[a-z]+", draft.answer.lower())
     if draft.fact.kind in _NUMBER_KINDS and figure and figure.group() in re.findall(r"\d[\d,.]*\d|\d|[a-z]+", (before + " " + after).lower()):
-        return "the prompt holds the answer's figure elsewhere, which no wrong choice does"  # "a ____ period ... thirty miles"
+        return "the prompt holds the answer's figure elsewhere"
     return None
 
 

@@ -184,3 +184,9 @@ def test_who_said_something_is_not_asked():
     article = analyse(text)
     spoke = [item for item in article.facts if item.text == "Amundson"][0]
     assert "speaker" in {problem.split(":")[0] for problem in problems(Candidate(draft_for(spoke, article), ("Sara Amundson", "Terry Melcher", "Ruth Etting"), article))}
+
+
+def test_an_amount_in_us_dollars_is_asked_beside_the_word_us():
+    text = "NASA pays the US government roughly US$80 million per astronaut in 2019, officials said."
+    asked = next(question for question in generate_questions(text) if question.get("correct") == "US$80 million")
+    assert len(asked["choices"]) == 4 and all(choice.startswith("US$") for choice in asked["choices"])
