@@ -26,6 +26,8 @@ BLANK = "____"
 #: Sentences longer than this are cut to the clause holding the fact.
 MAX_QUOTE_WORDS = 60
 MIN_QUOTE_WORDS = 6
+#: The sentence before, shown ahead of a prompt that leans on it, is at most this long.
+MAX_CONTEXT_WORDS = 35
 
 _LEANING_OPENERS = frozenset("it its this that these those they them their there such both neither another latter former".split())
 _SUBJECT_PRONOUNS = {"he": "male", "she": "female", "his": "male", "her": "female"}
@@ -262,7 +264,7 @@ def _next_ordinal_follows(fact: Fact, before: str, after: str) -> bool:
 #: Words that point back to what the reader was told before: "these ports", "this law".
 _POINTS_BACK = re.compile(
     r"\b(?:these|those)\s+[a-z]|\bthis\s+(?!(?:is|was|has|had|will|would|could|can|may|might|must|should)\b)[a-z]"
-    r"|\bthat\s+(?:day|week|month|year|morning|afternoon|evening|night|time)\b"
+    r"|\bthat\s+(?:day|week|month|year|morning|afternoon|evening|night|time|number|figure|amount|total)\b"
     r"|^(?:The|the)\s+(?:move|decision|deal|incident|attack|event|announcement|plan|law|bill|state|city|country|"
     r"company|firm|group|man|woman|men|women|victim|victims|suspect|pair|couple|case|crash|fire|report|doctrines?|"
     r"changes?|measures?|agreement|meeting|vote|ruling|order|ban|proposal|project|program|programme|accused|crime)\b"
@@ -273,6 +275,7 @@ _POINTS_BACK = re.compile(
     re.IGNORECASE,
 )
 _THEY = re.compile(r"\b(?:they|them|their|him)\b", re.IGNORECASE)
+_THAT_TIME = re.compile(r"\bthat\s+(?:day|week|month|year|morning|afternoon|evening|night|time)\b", re.IGNORECASE)
 #: What "they" or "him" may mean in the words before it: a plural noun, a name, or two things joined.
 _PLURAL_BEFORE = re.compile(r"\b[a-z]{3,}s\b|(?<!^)\b[A-Z][a-z]+|\band\b")
 #: "the children", "the minibus": a thing the sentences before introduced, unless a name follows.
@@ -416,14 +419,51 @@ def _left_out(stem: str, match: re.Match[str]) -> str:
     return match.group() if quoted or BLANK in match.group() else ""
 
 
+def _context(article: Article, index: int) -> str | None:
+    """The sentence before sentence ``index``, to show ahead of a prompt that leans on it
+    ("The children were all from Marksville" after "Five children in a church bus died"):
+    when it is short, stands alone itself, and opens no quotation it does not close."""
+    if index == 0:
+        return None
+    sentence = article.sentences[index - 1]
+    text, start = _body(sentence), sentence.start + sentence.body
+    if not MIN_QUOTE_WORDS <= len(text.split()) <= MAX_CONTEXT_WORDS or cuts_quotation(article, start, start + len(text)):
+        return None
+    if text.rstrip().endswith(":") or not _stands_alone(text, article):
+        return None
+    if _leans_on_what_came_before(text, start, article, index - 1) or _PRONOUN.search(_narration(text, start, article)):
+        return None
+    if re.search(r"\b[A-Za-z]+\W*$", text) and re.search(r"\b([A-Za-z]+)\W*$", text).group(1).lower() in _FUNCTION_WORDS:
+        return None  # "... listed no results for the.": a sentence cut short
+    return text
+
+
+def _shares_a_word(context: str, quote: str) -> bool:
+    """Whether the sentence before speaks of something the quote does: a name or a longer word
+    of both ("eruption", "doctrines"), so that it is the one the quote leans on."""
+    def words(text: str) -> set[str]:
+        return {word.lower().rstrip("s") for word in re.findall(r"[^\W\d_]{5,}", text) if word.lower() not in _FUNCTION_WORDS}
+    return bool(words(context) & words(quote))
+
+
 def cloze(fact: Fact, article: Article) -> Draft | None:
-    """"Complete the sentence: In ____, Carley first learned ..." for any fact."""
+    """"Complete the sentence: In ____, Carley first learned ..." for any fact; a sentence that
+    leans on the one before it comes after that one ("The article says: "..." Complete the
+    sentence that follows: ...")."""
     found = _quote_for(fact, article)
     if found is None:
         return None
     quote, quote_start = found
+    context = None
+    if quote.rstrip().endswith(":"):
+        return None  # it announces a list the prompt leaves out
     if not _stands_alone(quote, article) or _leans_on_what_came_before(quote, quote_start, article, fact.sentence):
-        return None
+        sentence = article.sentences[fact.sentence]
+        # Only a whole sentence follows the one before; "that day" it does not date.
+        whole = quote_start == sentence.start + sentence.body and not _THAT_TIME.search(quote)
+        context = _context(article, fact.sentence) if whole else None
+        if context is None or not _shares_a_word(context, quote[: fact.start - quote_start] + quote[fact.end - quote_start :]):
+            return None
     at, end = fact.start - quote_start, fact.end - quote_start
     if fact.kind == "quantity" and _LIST_AFTER.search(quote[end:]):
         return None  # "appeared in ____ finals ...: the Australian Open, Wimbledon, and ..." counts itself
@@ -434,8 +474,11 @@ def cloze(fact: Fact, article: Article) -> Draft | None:
         return None
     stem, _ = resolved
     filled = stem.replace(BLANK, fact.shown, 1)
+    prompt = f"Complete the sentence from the article: {without_relative_time(stem)}"
+    if context is not None:
+        prompt = f"The article says: “{without_relative_time(context)}” Complete the sentence that follows: {without_relative_time(stem)}"
     return Draft(
-        template="cloze", fact=fact, prompt=f"Complete the sentence from the article: {without_relative_time(stem)}",
+        template="cloze", fact=fact, prompt=prompt,
         answer=fact.shown, quote=quote, explanation=_explained(filled, article),
         before=quote[:at], after=quote[end:],
     )

@@ -273,7 +273,18 @@ def known_to_everyone(candidate: Candidate) -> str | None:
         return "the place a town is in is general knowledge, not the article's"
     if draft.fact.kind == "year" and re.search(r"\bcensus\b", draft.before[-30:] + draft.after[:20], re.IGNORECASE):
         return "a census year ends in 0"
+    if draft.fact.kind == PLACE and _demonym_in(draft.answer, draft.prompt):
+        return "the prompt names the answer's people (\"Indonesian companies ... registered in ____\")"
     return None
+
+
+def _demonym_in(place: str, prompt: str) -> bool:
+    """Whether ``prompt`` holds a word made from the place's name ("Indonesian" of Indonesia,
+    "Egyptian" of Egypt, "Greek" of Greece): the country's name less its last letters."""
+    if len(place) < 5 or " " in place:
+        return False
+    stem = place[: max(4, len(place) - 2)]
+    return any(word != place for word in re.findall(rf"\b{re.escape(stem)}\w*", prompt))
 
 
 def reported_when(candidate: Candidate) -> str | None:

@@ -321,8 +321,9 @@ def test_a_figure_the_article_gives_roughly_is_right_within_a_tenth():
 
 
 def test_a_figure_the_article_can_set_beside_others_stays_multiple_choice():
-    # A sentence that leans on the one before asks nothing, but its figure makes a wrong choice.
-    text = RINK + "The old rink in Halden held 1,900 fans and closed after a fire.\nIt had room for 2,100 fans before a stand was closed.\n"
+    # A sentence that leans on what the one before does not say asks nothing, but its figure
+    # makes a wrong choice.
+    text = RINK + "The old rink in Halden held 1,900 fans and closed after a fire.\nIt had room for 2,100 fans before a stand was shut.\n"
     by_answer = {question.get("correct", question.get("answer")): question for question in generate_questions(text)}
     assert by_answer[14]["kind"] == "number"
     for answer in ("2,430", "1,900"):

@@ -136,8 +136,14 @@ def test_a_person_described_but_not_named_is_not_a_prompt_nor_an_antecedent():
 
 
 def test_there_meaning_a_place_named_before_leans_on_it():
-    found = drafts("Rivera will next run the Chicago Marathon in October. Rivera finished 12th there in 2023.")
+    found = drafts("The season opens in Boston in April. Rivera finished 12th there in 2023.")
     assert found["2023"] is None
+    # The sentence before, which names the place, is shown first.
+    found = drafts("Rivera will next run the Chicago Marathon in October. Rivera finished 12th there in 2023.")
+    assert found["2023"].prompt == (
+        "The article says: “Rivera will next run the Chicago Marathon in October.” "
+        f"Complete the sentence that follows: Rivera finished 12th there in {BLANK}."
+    )
     assert drafts("There were 6,500 runners in the race on Sunday morning.")["6,500"] is not None
 
 

@@ -77,9 +77,10 @@ def test_prompts_that_point_back_at_what_the_player_has_not_read_are_not_drafted
     "However, 40 people were still missing in 2019.",
     "Another suspect, aged 40, was arrested in 2019.",
 ])
-def test_a_sentence_that_follows_on_from_an_earlier_one_is_not_drafted(sentence):
+def test_a_sentence_that_follows_on_from_an_earlier_one_comes_after_it_or_not_at_all(sentence):
     opening = "Volcanoes erupted on Hawaii in 2018, and the Samoa measles drive ran for two days in 2019. "
-    assert prompts(opening + sentence) == prompts(opening)
+    added = [prompt for prompt in prompts(opening + sentence) if prompt not in prompts(opening)]
+    assert all(prompt.startswith(f"The article says: “{opening.strip()}” Complete the sentence that follows: ") for prompt in added)
 
 
 def test_such_as_leans_on_nothing_and_before_a_year_is_a_bound():
@@ -190,3 +191,30 @@ def test_an_amount_in_us_dollars_is_asked_beside_the_word_us():
     text = "NASA pays the US government roughly US$80 million per astronaut in 2019, officials said."
     asked = next(question for question in generate_questions(text) if question.get("correct") == "US$80 million")
     assert len(asked["choices"]) == 4 and all(choice.startswith("US$") for choice in asked["choices"])
+
+
+def test_the_sentence_before_is_shown_only_when_it_is_what_the_prompt_leans_on():
+    # "Its" is the hurricane the sentence before names: that sentence comes first.
+    text = (
+        "Dorian made its initial landfall as a Category 5 hurricane in the Abaco Islands. "
+        "Its wind speeds reached 185 mph, tied for the strongest winds at landfall on record."
+    )
+    assert prompts(text)[-1] == (
+        "The article says: “Dorian made its initial landfall as a Category 5 hurricane in the Abaco Islands.” "
+        "Complete the sentence that follows: Its wind speeds reached ____ mph, tied for the strongest winds at landfall on record."
+    )
+    unhelpful = [
+        # Nothing in common: the sentence before is not the one leant on.
+        "Green algae form the basis of the food chain in the ocean. A similar eruption in Alaska in 2008 helped the salmon.",
+        # "that day" stays undated, and a sentence before that leans itself explains nothing.
+        "Kathimerini said Greece and Cyprus had to speed up in 2019. Earlier that day, Energean sold two billion cubic meters of gas.",
+        "Under the law, that number drops to six in 2019. The fine for breaking this rule of the law was set at US$500.",
+    ]
+    for text in unhelpful:
+        assert not any(prompt.startswith("The article says:") for prompt in prompts(text)), text
+
+
+def test_a_country_whose_people_the_prompt_names_is_not_asked():
+    text = "The cargo ship Namse Bangdzod is owned and operated by Indonesian companies and registered in Indonesia since 2018."
+    assert "known-to-everyone" in failed(text, "Indonesia", ("Indonesia", "Malaysia", "Singapore"))
+    assert "known-to-everyone" not in failed(text.replace("Indonesian", "local"), "Indonesia", ("Indonesia", "Malaysia", "Singapore"))
