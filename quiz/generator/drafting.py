@@ -303,7 +303,7 @@ def _typed_number(candidate: Candidate, article: Article, title: str) -> dict[st
     judge implausible or tell apart by their size, and a typed answer needs none. Figures with a
     currency, a scale or decimals stay multiple choice, as do a blank after "a" or "an" (which
     tells "an 18" from "a 20"). The answer is exact, as the article's is, unless the article
-    gives it roughly ("about 500"): then 10% either way is right."""
+    gives it roughly ("about 500"): then 10% either way is right, when that is a whole number."""
     draft, form = candidate.draft, candidate.draft.fact.form
     if draft.fact.kind not in ("quantity", "duration", "age") or not isinstance(form, NumberForm):
         return None
@@ -327,7 +327,8 @@ def _typed_number(candidate: Candidate, article: Article, title: str) -> dict[st
     value = int(form.value)
     prompt = draft.prompt.replace(BLANK, BLANK + unit, 1) if BLANK in draft.prompt else draft.prompt
     fields: dict[str, Any] = {"prompt": prompt, "answer": value}
-    if _HEDGED.search(draft.before):
+    # Below 10, a tenth is less than one: "about 2 months" is asked exactly, not as 1 to 3.
+    if _HEDGED.search(draft.before) and value >= 10:
         fields["tolerance"] = max(1, _one_figure(value * _HEDGED_TOLERANCE // 100))
     if unit.strip():
         fields["unit"] = unit.strip()

@@ -111,9 +111,10 @@ def assert_a_sound_number_question(text, question):
     fact = located(text, question)
     assert fact.kind in ("quantity", "duration", "age") and question["tags"] == ["generated", fact.kind]
     assert "choices" not in question and "correct" not in question
-    # Exact, as the article is, unless it gives the figure roughly: then within 10%.
+    # Exact, as the article is, unless it gives the figure roughly: then within 10% (none of
+    # a figure below 10, where a tenth is less than one).
     hedged = re.search(r"\b(?:about|around|roughly|approximately|estimated|close to)\s+____", question["prompt"], re.IGNORECASE)
-    assert ("tolerance" in question) == bool(hedged), question["id"]
+    assert ("tolerance" in question) == bool(hedged and question["answer"] >= 10), question["id"]
     assert question.get("tolerance", 0) <= max(1, question["answer"] * 10 / 100)
     if "____" in question["prompt"]:
         number = as_written(text, question)
@@ -318,6 +319,9 @@ def test_a_figure_the_article_gives_roughly_is_right_within_a_tenth():
     assert (fans["answer"], fans["tolerance"]) == (2430, 200)
     # "On Saturday evening," said when the story was filed; the player is not told when that was.
     assert fans["prompt"].endswith("article: About ____ fans watched Halden IK beat Fredrikstad in the first match at the Halden Ice Centre.")
+    # Below 10, a tenth is less than one: the figure is asked exactly.
+    months, _ = generate_questions(RINK.replace("for 14 months", "for about 8 months"))
+    assert months["answer"] == 8 and "tolerance" not in months
 
 
 def test_a_figure_the_article_can_set_beside_others_stays_multiple_choice():
