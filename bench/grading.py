@@ -1,0 +1,170 @@
+"""Blind grading of the generator's drafts: packets for reviewers, then the tally of their verdicts.
+
+``prepare`` drafts each article twice, with the working tree and with an earlier commit, and
+writes the two drafts of an article as ``<article>-X.yaml`` and ``<article>-Y.yaml`` in random
+order, the articles split into groups (one reviewer a group). Each packet holds the rubric of
+``bench/generator_quality.md`` and the instructions; which file is which version goes to a key
+file kept apart, which reviewers must not see. ``tally`` reads the reviewers' verdict files with
+the key and prints, for each version, the share acceptable with its 95% Wilson interval, the
+failures by letter and by kind of fact (a draft id's first word), and the articles whose drafts
+are the same in both versions.
+
+    .venv/bin/python bench/grading.py prepare --before 18e2e25 --out /tmp/packets --key /tmp/key.json bench/articles/fresh/*.txt
+    .venv/bin/python bench/grading.py tally --key /tmp/key.json /tmp/packets
+
+Reviewers write ``g<N>-verdicts.tsv`` into the packet folder: one line per question, tab-separated
+``file<TAB>question id<TAB>verdict``, the verdict ``OK`` or the failed letters ("NW").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+REPORT = REPO / "bench" / "generator_quality.md"
+VERSIONS = ("before", "after")
+
+INSTRUCTIONS = """\
+Grade every question in each YAML file of your folder by the rubric in rubric.md. Use only
+these files.
+
+Each article has two files, `<article>-X.yaml` and `<article>-Y.yaml`: two independent drafts
+of a quiz on the same article, which may be identical. Grade each file on its own, as if the
+other did not exist: a giveaway between questions counts only within one file. Each file holds
+the article's full text (`articles[0].text`), the quiz's title and the drafted questions.
+
+How the questions are played: the player sees the quiz's title and each question's prompt and
+choices, never the article; after answering, the explanation and the quote (`source`). A
+question of `kind: number` has no choices: the player types a number, right when it is the
+`answer` (within `tolerance`, if given); `unit` is shown after the blank.
+
+A question is acceptable when every point of the rubric holds; in doubt, it fails. Write
+`<your folder's name>-verdicts.tsv` beside your folder: one line per question, tab-separated,
+`file name<TAB>question id<TAB>verdict`, the verdict `OK` or the failed letters joined ("NW").
+"""
+
+
+def rubric() -> str:
+    """The rubric section of the quality report."""
+    text = REPORT.read_text(encoding="utf-8")
+    return text[text.index("## The rubric") : text.index("\n## ", text.index("## The rubric") + 1)].strip() + "\n"
+
+
+def draft(article: Path, out: Path, source: Path) -> None:
+    """``quiz generate ARTICLE`` with the package in ``source``, as a new process."""
+    environment = {**os.environ, "PYTHONPATH": str(source)}
+    subprocess.run(
+        [sys.executable, "-c", "from quiz.cli import main; main()", "generate", str(article.resolve()), "--out", str(out)],
+        env=environment, cwd=tempfile.gettempdir(), check=True, capture_output=True,
+    )
+
+
+def prepare(articles: list[Path], before: str, out: Path, key_file: Path, groups: int, seed: int) -> None:
+    out.mkdir(parents=True, exist_ok=False)
+    shuffled = random.Random(seed)
+    order = sorted(articles)
+    shuffled.shuffle(order)
+    key: dict[str, str] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        earlier = Path(scratch) / "before"
+        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(earlier), before], check=True, capture_output=True)
+        try:
+            for number, article in enumerate(order):
+                folder = out / f"g{number % groups}"
+                folder.mkdir(exist_ok=True)
+                versions = list(VERSIONS)
+                shuffled.shuffle(versions)
+                for label, version in zip("XY", versions):
+                    name = f"{article.stem}-{label}"
+                    draft(article, folder / f"{name}.yaml", earlier if version == "before" else REPO)
+                    key[name] = version
+        finally:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(earlier)], check=True, capture_output=True)
+    (out / "rubric.md").write_text(rubric(), encoding="utf-8")
+    (out / "instructions.md").write_text(INSTRUCTIONS, encoding="utf-8")
+    key_file.write_text(json.dumps(key, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{len(order)} articles in {groups} groups under {out}; the key is {key_file}")
+
+
+def wilson(accepted: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of ``accepted`` out of ``total``."""
+    if total == 0:
+        return 0.0, 1.0
+    share = accepted / total
+    middle = share + z * z / (2 * total)
+    spread = z * math.sqrt(share * (1 - share) / total + z * z / (4 * total * total))
+    return (middle - spread) / (1 + z * z / total), (middle + spread) / (1 + z * z / total)
+
+
+def tally(packets: Path, key_file: Path) -> str:
+    key: dict[str, str] = json.loads(key_file.read_text(encoding="utf-8"))
+    accepted: Counter[str] = Counter()
+    graded: Counter[str] = Counter()
+    letters: dict[str, Counter[str]] = {version: Counter() for version in VERSIONS}
+    kinds: dict[str, Counter[tuple[str, bool]]] = {version: Counter() for version in VERSIONS}
+    for verdicts in sorted(packets.glob("*-verdicts.tsv")):
+        for number, line in enumerate(verdicts.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            fields = [field.strip() for field in line.split("\t")]
+            if len(fields) < 3 or fields[0].removesuffix(".yaml") not in key:
+                raise SystemExit(f"{verdicts}:{number}: not file<TAB>id<TAB>verdict of a packet file")
+            version, verdict = key[fields[0].removesuffix(".yaml")], fields[2].upper()
+            good = verdict == "OK"
+            graded[version] += 1
+            accepted[version] += good
+            letters[version].update("" if good else re.sub(r"[^A-Z]", "", verdict))
+            kinds[version][(fields[1].split("-")[0], good)] += 1
+    lines = ["| version | acceptable | failures | by kind |", "| --- | --- | --- | --- |"]
+    for version in VERSIONS:
+        low, high = wilson(accepted[version], graded[version])
+        share = accepted[version] / graded[version] if graded[version] else 0.0
+        failures = ", ".join(f"{letter} {count}" for letter, count in letters[version].most_common())
+        by_kind = ", ".join(
+            f"{kind} {kinds[version][(kind, True)]}/{kinds[version][(kind, True)] + kinds[version][(kind, False)]}"
+            for kind in sorted({kind for kind, _ in kinds[version]})
+        )
+        lines.append(
+            f"| {version} | {accepted[version]} of {graded[version]}, {share:.0%} ({low:.0%}–{high:.0%}) | {failures} | {by_kind} |"
+        )
+    same = sum(
+        1 for name in key if name.endswith("-X")
+        for folder in packets.glob("g*") if (folder / f"{name}.yaml").exists()
+        and (folder / f"{name}.yaml").read_bytes() == (folder / f"{name[:-2]}-Y.yaml").read_bytes()
+    )
+    lines.append(f"\n{same} of {len(key) // 2} articles have the same drafts in both versions.")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    prepared = commands.add_parser("prepare", help="draft both versions into blind packets")
+    prepared.add_argument("articles", nargs="+", type=Path)
+    prepared.add_argument("--before", required=True, help="the commit to compare the working tree with")
+    prepared.add_argument("--out", required=True, type=Path, help="a new folder for the packets")
+    prepared.add_argument("--key", required=True, type=Path, help="where to write which file is which version")
+    prepared.add_argument("--groups", type=int, default=4, help="reviewers, one group of articles each")
+    prepared.add_argument("--seed", type=int, default=0, help="seeds the order of articles and of each pair")
+    tallied = commands.add_parser("tally", help="count the reviewers' verdicts by version")
+    tallied.add_argument("packets", type=Path)
+    tallied.add_argument("--key", required=True, type=Path)
+    arguments = parser.parse_args()
+    if arguments.command == "prepare":
+        prepare(arguments.articles, arguments.before, arguments.out, arguments.key, arguments.groups, arguments.seed)
+    else:
+        print(tally(arguments.packets, arguments.key))
+
+
+if __name__ == "__main__":
+    main()
