@@ -75,6 +75,8 @@ class SessionWatcher:
         """Block until the session's version is no longer ``known``'s; return the new state,
         or None when ``timeout`` seconds pass first. Streams get the state from here, so
         that a change costs one query per process, not one per stream."""
+        if self.stopped:
+            return None  # the app is going away: its streams end
         watch = self._register(session_id, known)
         try:
             with watch.condition:
@@ -108,11 +110,21 @@ class SessionWatcher:
             self._listener = threading.Thread(target=self._listen, name="quiz-session-listener", daemon=True)
             self._listener.start()
 
+    @property
+    def stopped(self) -> bool:
+        return self._stopping.is_set()
+
     def stop(self) -> None:
         """Stop polling and listening, once a poll under way has ended and handed its connection
-        back: the app is going away, and its database connections with it."""
+        back: the app is going away, and its database connections with it. Streams waiting for
+        a change stop waiting, and end."""
         self._stopping.set()
         self._wake.set()
+        with self._lock:
+            watches = list(self._watches.values())
+        for watch in watches:
+            with watch.condition:
+                watch.condition.notify_all()
         for thread in (self._thread, self._listener):
             if thread is not None:
                 thread.join()

@@ -10,12 +10,10 @@ dropped after their test.
 
 from __future__ import annotations
 
-import gc
 import itertools
 import os
 import secrets
 import shutil
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -91,12 +89,7 @@ class TestDatabases:
             # A connection the test left open (a server it started, an engine it never
             # disposed) would follow the database to its next test, and would keep it from
             # being the template of a copy there.
-            if self._disconnect(sa.make_url(url).database):
-                # Its object in this process warns that it was never closed when the garbage
-                # collector gets to it, in whichever test runs then: collect it now, quietly.
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", ResourceWarning)
-                    gc.collect()
+            self._disconnect(sa.make_url(url).database)
             tables = self._table_names(url)
             if set(tables) == self._tables and self._empty(url, tables):
                 self._clean.append(url)
@@ -155,13 +148,13 @@ class TestDatabases:
                 self._disconnect(template)
         return sa.make_url(self.server_url).set(database=name).render_as_string(hide_password=False)
 
-    def _disconnect(self, name: str) -> int:
-        """Close every other connection to the database ``name``; how many there were."""
+    def _disconnect(self, name: str) -> None:
+        """Close every other connection to the database ``name``."""
         with self._admin.connect() as connection:
-            return len(connection.exec_driver_sql(
+            connection.exec_driver_sql(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
                 (name,),
-            ).all())
+            )
 
     def _drop_leftovers(self, *, own: bool = False) -> None:
         """Drop this run's databases (``own``), or those of runs whose process is gone."""

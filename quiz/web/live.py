@@ -369,14 +369,15 @@ def _stream(session: LiveSession, *, with_answer_counts: bool) -> Response:
         started = time.monotonic()
         idle = 0.0
         wait = 0.5 if with_answer_counts else HEARTBEAT
-        while time.monotonic() - started < STREAM_LIFETIME and known.state != live.FINISHED:
+        while time.monotonic() - started < STREAM_LIFETIME and known.state != live.FINISHED and not watcher.stopped:
             changed = watcher.wait(session_id, known, wait)
             if changed is not None:
                 known, idle = changed, 0.0
                 yield _state_event(known)
             else:
                 idle += wait
-            if with_answer_counts and known.state == live.QUESTION_OPEN:
+            # Once the app is going away, its database is not to be used again.
+            if with_answer_counts and known.state == live.QUESTION_OPEN and not watcher.stopped:
                 with app.app_context():
                     count = live.answered_count(db.session, db.session.get(LiveSession, session_id))
                     db.session.remove()

@@ -42,6 +42,32 @@ def test_a_waiting_stream_learns_of_a_change_and_the_watcher_stops_with_its_conn
         assert db.engine.pool.checkedout() == 0
 
 
+def test_streams_waiting_when_the_app_goes_away_stop_waiting_at_once(bundled):
+    """An event stream outliving its app (a browser left it open) must not use the app's
+    database after the app let its connections go."""
+    session_id, known = new_session(bundled)
+    watcher = events.SessionWatcher(bundled, 0.02)
+    returned: list[float] = []
+
+    def stream() -> None:
+        watcher.wait(session_id, known, 30)
+        returned.append(time.monotonic())
+
+    waiting = threading.Thread(target=stream)
+    waiting.start()
+    deadline = time.monotonic() + 5
+    while session_id not in watcher._watches and time.monotonic() < deadline:
+        time.sleep(0.01)
+    stopped_at = time.monotonic()
+    watcher.stop()
+    waiting.join(5)
+    assert returned and returned[0] - stopped_at < 1.0
+    assert watcher.stopped
+    began = time.monotonic()
+    assert watcher.wait(session_id, known, 30) is None and time.monotonic() - began < 0.5
+    assert not watcher._thread.is_alive()
+
+
 def test_on_postgresql_a_state_change_wakes_the_watcher_at_once_and_elsewhere_at_its_next_poll(bundled):
     session_id, known = new_session(bundled)
     with bundled.app_context():
