@@ -429,11 +429,12 @@ def _context(article: Article, index: int) -> str | None:
     text, start = _body(sentence), sentence.start + sentence.body
     if not MIN_QUOTE_WORDS <= len(text.split()) <= MAX_CONTEXT_WORDS or cuts_quotation(article, start, start + len(text)):
         return None
-    if text.rstrip().endswith(":") or not _stands_alone(text, article):
+    if not _stands_alone(text, article) or _leans_on_what_came_before(text, start, article, index - 1):
         return None
-    if _leans_on_what_came_before(text, start, article, index - 1) or _PRONOUN.search(_narration(text, start, article)):
+    if _PRONOUN.search(_narration(text, start, article)):
         return None
-    if re.search(r"\b[A-Za-z]+\W*$", text) and re.search(r"\b([A-Za-z]+)\W*$", text).group(1).lower() in _FUNCTION_WORDS:
+    last = re.search(r"\b([A-Za-z]+)\W*$", text)
+    if last and last.group(1).lower() in _FUNCTION_WORDS:
         return None  # "... listed no results for the.": a sentence cut short
     return text
 
