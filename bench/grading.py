@@ -137,11 +137,7 @@ def tally(packets: Path, key_file: Path) -> str:
         lines.append(
             f"| {version} | {accepted[version]} of {graded[version]}, {share:.0%} ({low:.0%}–{high:.0%}) | {failures} | {by_kind} |"
         )
-    same = sum(
-        1 for name in key if name.endswith("-X")
-        for folder in packets.glob("g*") if (folder / f"{name}.yaml").exists()
-        and (folder / f"{name}.yaml").read_bytes() == (folder / f"{name[:-2]}-Y.yaml").read_bytes()
-    )
+    same = sum(1 for x in packets.glob("g*/*-X.yaml") if x.read_bytes() == x.with_name(f"{x.stem[:-2]}-Y.yaml").read_bytes())
     lines.append(f"\n{same} of {len(key) // 2} articles have the same drafts in both versions.")
     return "\n".join(lines)
 

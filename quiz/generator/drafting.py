@@ -329,7 +329,7 @@ def _typed_number(candidate: Candidate, article: Article, title: str) -> dict[st
     fields: dict[str, Any] = {"prompt": prompt, "answer": value}
     # Below 10, a tenth is less than one: "about 2 months" is asked exactly, not as 1 to 3.
     if _HEDGED.search(draft.before) and value >= 10:
-        fields["tolerance"] = max(1, _one_figure(value * _HEDGED_TOLERANCE // 100))
+        fields["tolerance"] = _one_figure(value * _HEDGED_TOLERANCE // 100)
     if unit.strip():
         fields["unit"] = unit.strip()
     return fields

@@ -399,7 +399,7 @@ _QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")
 _ALSO = re.compile(r"(?<!\bbut)(?<!\bnot only)(?<!\band) also\b(?! known\b)(?=[ ,])", re.IGNORECASE)
 
 
-def without_relative_time(stem: str) -> str:
+def without_outside_references(stem: str) -> str:
     """``stem`` without the days and weeks it dates from the day the story was filed ("On
     Thursday, police said ..." becomes "Police said ..."), and without an "also" that adds it
     to a sentence the player has not read; outside quotations and the blank."""
@@ -475,9 +475,10 @@ def cloze(fact: Fact, article: Article) -> Draft | None:
         return None
     stem, _ = resolved
     filled = stem.replace(BLANK, fact.shown, 1)
-    prompt = f"Complete the sentence from the article: {without_relative_time(stem)}"
+    shown = without_outside_references(stem)
+    prompt = f"Complete the sentence from the article: {shown}"
     if context is not None:
-        prompt = f"The article says: “{without_relative_time(context)}” Complete the sentence that follows: {without_relative_time(stem)}"
+        prompt = f"The article says: “{without_outside_references(context)}” Complete the sentence that follows: {shown}"
     return Draft(
         template="cloze", fact=fact, prompt=prompt,
         answer=fact.shown, quote=quote, explanation=_explained(filled, article),

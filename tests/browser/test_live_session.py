@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 
 from quiz import accounts
 from quiz.extensions import db
@@ -320,38 +320,53 @@ def test_host_paced_session_with_three_phones(open_person: OpenPerson, teacher: 
     markup.assert_clean()
 
 
+class HeldRedraw:
+    """The first page a live page fetches to redraw itself from a path matching ``pattern``,
+    held back until :meth:`deliver`: the page as the server drew it then, arriving after later
+    ones. It counts the pages the live page has read, to know when the late one has come."""
+
+    def __init__(self, page: Page, pattern: str) -> None:
+        self.page = page
+        self.held: list[tuple[Route, APIResponse]] = []
+        page.evaluate("""() => {
+            const parse = DOMParser.prototype.parseFromString;
+            window.__pagesRead = 0;
+            DOMParser.prototype.parseFromString = function (...args) { window.__pagesRead += 1; return parse.apply(this, args); };
+        }""")
+        page.route(re.compile(pattern), self._hold_the_first)
+
+    def _hold_the_first(self, route: Route) -> None:
+        if route.request.resource_type == "fetch" and not self.held:
+            self.held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    def wait_until_held(self, failure: str) -> None:
+        deadline = time.monotonic() + STEP / 1000
+        while not self.held:  # Playwright runs the handler while the test waits on the page
+            assert time.monotonic() < deadline, failure
+            self.page.wait_for_timeout(50)
+
+    def deliver(self, pages_read: int) -> None:
+        """Let the held page come, and wait until the live page has read ``pages_read`` pages."""
+        route, response = self.held[0]
+        route.fulfill(response=response)
+        self.page.wait_for_function(f"() => window.__pagesRead >= {pages_read}", timeout=STEP)
+
+
 def test_the_host_screen_never_goes_back_to_an_older_page(open_person: OpenPerson, teacher: str) -> None:
     """Two students join in quick succession: the host's screen redraws twice, and the answer to
     the first redraw comes back last. The screen keeps the newer page."""
     host = open_person(viewport=WIDE)
     hp = host.page
     session_id, code = host_logs_in_and_creates_session(host, teacher)
-    # Count the redraws the screen has read, to know when the late one has come.
-    hp.evaluate("""() => {
-        const parse = DOMParser.prototype.parseFromString;
-        window.__pagesRead = 0;
-        DOMParser.prototype.parseFromString = function (...args) { window.__pagesRead += 1; return parse.apply(this, args); };
-    }""")
-    held = []
-
-    def hold_the_first_redraw(route) -> None:
-        if route.request.resource_type == "fetch" and not held:
-            held.append((route, route.fetch()))  # the page as the server drew it then: one student
-        else:
-            route.continue_()
-
-    hp.route(re.compile(rf"/host/sessions/{session_id}$"), hold_the_first_redraw)
+    redraw = HeldRedraw(hp, rf"/host/sessions/{session_id}$")  # the page then: one student
     join(open_person(), code, "Ana", session_id)
-    deadline = time.monotonic() + STEP / 1000
-    while not held:  # Playwright runs the handler while the test waits on the page
-        assert time.monotonic() < deadline, "the host's screen did not redraw when a student joined"
-        hp.wait_for_timeout(50)
+    redraw.wait_until_held("the host's screen did not redraw when a student joined")
     join(open_person(), code, "Ben", session_id)
     expect(hp.get_by_role("heading", name="2 students joined")).to_be_visible(timeout=STEP)
 
-    route, response = held[0]
-    route.fulfill(response=response)
-    hp.wait_for_function("() => window.__pagesRead >= 2", timeout=STEP)
+    redraw.deliver(pages_read=2)
     expect(hp.get_by_role("heading", name="2 students joined")).to_be_visible()
     expect(hp.locator("ul.players > li")).to_have_count(2)
 
@@ -371,31 +386,13 @@ def test_a_phone_never_goes_back_to_an_older_page(open_person: OpenPerson, teach
     press(hp, "Close the question")
     press(hp, "Reveal the answer")
     expect(page.locator("[data-live-events]")).to_have_attribute("data-state", "reveal", timeout=STEP)
-    page.evaluate("""() => {
-        const parse = DOMParser.prototype.parseFromString;
-        window.__pagesRead = 0;
-        DOMParser.prototype.parseFromString = function (...args) { window.__pagesRead += 1; return parse.apply(this, args); };
-    }""")
-    held = []
-
-    def hold_the_leaderboard(route) -> None:
-        if route.request.resource_type == "fetch" and not held:
-            held.append((route, route.fetch()))  # the page as the server drew it then: the leaderboard
-        else:
-            route.continue_()
-
-    page.route(re.compile(rf"/live/{session_id}$"), hold_the_leaderboard)
+    redraw = HeldRedraw(page, rf"/live/{session_id}$")  # the page then: the leaderboard
     press(hp, "Show the leaderboard")
-    deadline = time.monotonic() + STEP / 1000
-    while not held:  # Playwright runs the handler while the test waits on the page
-        assert time.monotonic() < deadline, "the phone did not redraw for the leaderboard"
-        page.wait_for_timeout(50)
+    redraw.wait_until_held("the phone did not redraw for the leaderboard")
     press(hp, "Next question")
     expect_question(page, 2, timeout=STEP)
 
-    route, response = held[0]
-    route.fulfill(response=response)
-    page.wait_for_function("() => window.__pagesRead >= 1", timeout=STEP)
+    redraw.deliver(pages_read=1)
     expect_question(page, 2)
     expect(page.locator(".score")).to_have_count(0)
 

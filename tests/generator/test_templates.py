@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from quiz.generator.facts import analyse
-from quiz.generator.templates import BLANK, draft_for, without_relative_time
+from quiz.generator.templates import BLANK, draft_for, without_outside_references
 
 
 def drafts(text: str) -> dict[str, object]:
@@ -114,7 +114,7 @@ def test_a_person_called_by_the_surname_alone_is_named_in_full():
     (f'"We also won," {BLANK} said.', None),
 ])
 def test_days_told_from_the_day_the_story_was_filed_are_left_out_of_a_prompt(stem, shown):
-    assert without_relative_time(stem) == (shown or stem)
+    assert without_outside_references(stem) == (shown or stem)
 
 
 def test_the_dateline_is_never_asked_nor_quoted():
