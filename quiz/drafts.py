@@ -70,6 +70,8 @@ class ArticleDrafts:
     """An article read for a new quiz, and the questions drafted from it."""
 
     title: str
+    #: What players see: the title less what the drafts ask (see :mod:`quiz.generator.headline`).
+    quiz_title: str
     article_id: str
     quiz_id: str
     #: The article's plain text: what is stored, and what every quote points into.
@@ -129,7 +131,9 @@ def draft_article(
             "No question could be drafted from this article. The drafts ask about dates, numbers, "
             "names, places and titles stated in plain sentences."
         )]})
-    return ArticleDrafts(title, article_id, quiz_id, document["articles"][0]["text"], document["questions"])
+    return ArticleDrafts(
+        title, document["quizzes"][0]["title"], article_id, quiz_id, document["articles"][0]["text"], document["questions"],
+    )
 
 
 def _other_texts(session: so.Session) -> list[str]:
@@ -159,7 +163,8 @@ def _new_id(given: str | None, taken: set[str], title: str, fallback: str, field
 
 
 def drafted_quiz(
-    session: so.Session, *, title: str, article_id: str, quiz_id: str, text: str, questions: list[dict[str, Any]],
+    session: so.Session, *, title: str, quiz_title: str, article_id: str, quiz_id: str, text: str,
+    questions: list[dict[str, Any]],
 ) -> admin.NewQuestions:
     """The bank in play with the article ``text``, a quiz on it and the picked ``questions``
     (bank entries) added, checked as a bank file; raises :class:`DraftsRefused` with each
@@ -178,7 +183,7 @@ def drafted_quiz(
         raise DraftsRefused(fields)
     document = export_document(session)
     document["articles"].append({"id": article_id, "title": title, "text": text})
-    document["quizzes"].append({"id": quiz_id, "title": title, "article": article_id})
+    document["quizzes"].append({"id": quiz_id, "title": quiz_title, "article": article_id})
     added = admin.with_new_questions(session, questions, quiz_id, document=document)
     try:
         admin.document_bank(added.document, "drafts")

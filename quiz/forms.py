@@ -558,6 +558,7 @@ class DraftReviewForm(FlaskForm):
     along in hidden fields, as they were when the drafts were made."""
 
     title = HiddenField(validators=[InputRequired(), Length(max=TITLE_MAX_LENGTH)])
+    quiz_title = HiddenField(validators=[InputRequired(), Length(max=TITLE_MAX_LENGTH)])
     article_id = HiddenField(validators=[InputRequired(), bank_id])
     quiz_id = HiddenField(validators=[InputRequired(), bank_id])
     text = HiddenField(filters=[_unix_newlines], validators=[InputRequired()])
@@ -566,7 +567,7 @@ class DraftReviewForm(FlaskForm):
     @property
     def carried_intact(self) -> bool:
         """Whether the token and the hidden fields came back valid (the page was not forged or cut)."""
-        return not any(field.errors for field in (self.title, self.article_id, self.quiz_id, self.text)) and (
+        return not any(field.errors for field in (self.title, self.quiz_title, self.article_id, self.quiz_id, self.text)) and (
             "csrf_token" not in self.errors
         )
 

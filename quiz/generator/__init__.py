@@ -23,6 +23,7 @@ from quiz.bank.errors import BankError, BankInvalid
 from quiz.bank.loader import bank_from_document
 from quiz.bank.yamlfile import Document
 from quiz.generator.drafting import drafted_entries, generate_questions
+from quiz.generator import headline
 from quiz.generator.markdown import plain_text, split_title
 
 __all__ = ["draft_bank", "generate_questions", "plain_text", "read_article", "split_title"]
@@ -65,32 +66,43 @@ def draft_bank(
     :func:`quiz.bank.yamlfile.dump_yaml` and for review. ``text`` is the article's plain text
     (:func:`read_article`'s), kept as it is: reducing it again could change it (an escaped
     ``\\*`` would lose its star the second time). No draft gives another away: the document
-    passes ``quiz lint`` (see :func:`without_giveaways`)."""
+    passes ``quiz lint`` (see :func:`without_giveaways`).
 
-    def document(questions: list[dict[str, Any]]) -> dict[str, Any]:
+    The article keeps ``title``; the quiz, which players see the title of, is titled with it
+    less what the drafts ask (see :mod:`~quiz.generator.headline`), so that the facts a headline
+    states can be asked."""
+
+    def document(questions: list[dict[str, Any]], quiz_title: str) -> dict[str, Any]:
         return {
             "version": 1,
             "articles": [{"id": article_id, "title": title, "text": text}],
-            "quizzes": [{"id": quiz_id, "title": title, "article": article_id}],
+            "quizzes": [{"id": quiz_id, "title": quiz_title, "article": article_id}],
             "questions": [{"id": entry["id"], "quiz": quiz_id, **entry} for entry in questions],
         }
 
-    return document(drafted_entries(
+    drafted = drafted_entries(
         text, max_questions=max_questions, other_texts=other_texts,
-        acceptable=lambda entries: without_giveaways(document(entries)), title=title,
-    ))
+        acceptable=lambda entries: without_giveaways(document(entries, title), counting_the_title=False),
+    )
+    shown = headline.quiz_title(title, drafted)
+    drafted = [entry for entry in drafted if not headline.states(shown, entry)]
+    kept = without_giveaways(document(drafted, shown))
+    return document([entry for entry in drafted if entry["id"] in kept], shown)
 
 
-def without_giveaways(document: dict[str, Any]) -> set[str]:
-    """The ids of the drafts in ``document`` to keep so that ``quiz lint`` finds nothing: until
-    no finding is left, the draft named in the most findings goes (the later one on a tie). A
-    finding names one draft or two, so dropping drafts never makes new ones."""
+def without_giveaways(document: dict[str, Any], *, counting_the_title: bool = True) -> set[str]:
+    """The ids of the drafts in ``document`` to keep so that ``quiz lint`` finds nothing (nothing
+    but what the quiz's title gives away, when not ``counting_the_title``): until no finding is
+    left, the draft named in the most findings goes (the later one on a tie). A finding names
+    one draft or two, so dropping drafts never makes new ones."""
     ids = [entry["id"] for entry in document["questions"]]
     try:
         findings = giveaways.lint(bank_from_document(Document("draft", document), base_dir=None)) if ids else []
     except BankInvalid:
         return set(ids)  # an article no bank may hold: importing the draft says why
     # A finding is placed in the draft it is about (``questions``, its number, ...) or in the quiz.
+    if not counting_the_title:
+        findings = [finding for finding in findings if finding.loc[0] != "quizzes"]
     left = [
         {slug for slug in (ids[finding.loc[1]] if finding.loc[0] == "questions" else None, finding.other) if slug}
         for finding in findings

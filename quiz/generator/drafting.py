@@ -133,12 +133,11 @@ def drafted_entries(
     max_questions: int | None = None,
     other_texts: Sequence[str] = (),
     acceptable: Callable[[list[dict[str, Any]]], set[str]] | None = None,
-    title: str = "",
 ) -> list[dict[str, Any]]:
     """:func:`generate_questions` on a text already reduced to plain text, taken as it is.
 
     ``acceptable``, given every entry, says which (by id) may stay; the best ``max_questions``
-    are then taken from those. ``title`` is what the player is shown of the article."""
+    are then taken from those."""
     article, others = analyse(plain), _lenders(other_texts)
     kept = _selected(_sound_candidates(article, others))
     # A wrong choice that is another question's answer tells that answer away (quiz lint says
@@ -147,15 +146,15 @@ def drafted_entries(
     if answers:
         kept = _selected(_sound_candidates(article, others, answers))
     if acceptable is not None:
-        trial = _entries(kept, article, title)
+        trial = _entries(kept, article)
         allowed = acceptable(trial)
         kept = [candidate for candidate, entry in zip(kept, trial) if entry["id"] in allowed]
-    return _entries(_best(kept, max_questions), article, title)
+    return _entries(_best(kept, max_questions), article)
 
 
-def _entries(candidates: list[Candidate], article: Article, title: str) -> list[dict[str, Any]]:
+def _entries(candidates: list[Candidate], article: Article) -> list[dict[str, Any]]:
     used: set[str] = set()
-    return [_entry(candidate, article, title, used) for candidate in candidates]
+    return [_entry(candidate, article, used) for candidate in candidates]
 
 
 def _selected(candidates: list[Candidate]) -> list[Candidate]:
@@ -271,10 +270,10 @@ def _twice(text: str, part: str) -> bool:
     return first >= 0 and text.find(part, first + len(part)) >= 0
 
 
-def _entry(candidate: Candidate, article: Article, title: str, used: set[str]) -> dict[str, Any]:
+def _entry(candidate: Candidate, article: Article, used: set[str]) -> dict[str, Any]:
     draft = candidate.draft
     identifier = _identifier(f"{draft.fact.kind}-{draft.answer}", used)
-    asked = _typed_number(candidate, article, title) or {
+    asked = _typed_number(candidate, article) or {
         "prompt": draft.prompt, "choices": list(candidate.choices), "correct": draft.answer,
     }
     return {
@@ -297,7 +296,7 @@ _HEDGED = re.compile(r"\b(?:about|around|roughly|approximately|estimated|close t
 _HEDGED_TOLERANCE = 10
 
 
-def _typed_number(candidate: Candidate, article: Article, title: str) -> dict[str, Any] | None:
+def _typed_number(candidate: Candidate, article: Article) -> dict[str, Any] | None:
     """The fields of a number question (the player types the figure) for a count, a duration or
     an age whose wrong choices the article does not hold: made-up figures are the choices readers
     judge implausible or tell apart by their size, and a typed answer needs none. Figures with a
@@ -320,10 +319,6 @@ def _typed_number(candidate: Candidate, article: Article, title: str) -> dict[st
     written = _folded(draft.answer.removesuffix(unit))
     if distractors.contains_words(_folded(draft.prompt), written):
         return None  # "only ____ miles in a thirty hour period" hints at 30 as choices do not
-    if distractors.contains_words(_folded(title), written):
-        # "... kills five children, two truck drivers": as a choice, quiz lint finds "two" in
-        # the title and the question goes; typed, it would look for "2" alone.
-        return None
     value = int(form.value)
     prompt = draft.prompt.replace(BLANK, BLANK + unit, 1) if BLANK in draft.prompt else draft.prompt
     fields: dict[str, Any] = {"prompt": prompt, "answer": value}

@@ -268,7 +268,8 @@ def draft():
             fields[name].errors = [*fields[name].errors, *messages]
         return render_template("admin/generate.html", form=form), 422
     review = DraftReviewForm(formdata=None, data={
-        "title": drafted.title, "article_id": drafted.article_id, "quiz_id": drafted.quiz_id, "text": drafted.text,
+        "title": drafted.title, "quiz_title": drafted.quiz_title, "article_id": drafted.article_id,
+        "quiz_id": drafted.quiz_id, "text": drafted.text,
         "questions": [{**QuestionForm.data_from_entry(entry), "include": True} for entry in drafted.questions],
     })
     return _review_page(review)
@@ -286,8 +287,8 @@ def review_drafts():
     picked = [(question, *question.entry()) for question in form.picked]
     try:
         added = drafts.drafted_quiz(
-            db.session, title=form.title.data, article_id=form.article_id.data, quiz_id=form.quiz_id.data,
-            text=form.text.data, questions=[entry for _question, entry, _numbers in picked],
+            db.session, title=form.title.data, quiz_title=form.quiz_title.data, article_id=form.article_id.data,
+            quiz_id=form.quiz_id.data, text=form.text.data, questions=[entry for _question, entry, _numbers in picked],
         )
     except drafts.DraftsRefused as refused:
         for rank, errors in refused.questions.items():

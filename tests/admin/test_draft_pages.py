@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import io
 import os
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -122,6 +123,7 @@ def test_a_pasted_article_gives_a_review_form_with_every_draft_included(admin_cl
     assert len(numbers) >= 2
     assert all(fields[f"questions-{n}-include"] == "y" for n in numbers)
     assert (fields["title"], fields["article_id"], fields["quiz_id"]) == ("The Lighthouse of Port Elm", QUIZ_ID, QUIZ_ID)
+    assert fields["quiz_title"] == "The Lighthouse of Port Elm"  # it states none of the answers
     assert fields["text"].startswith("The lighthouse of Port Elm was built in 1872")
     for n in numbers:
         assert fields[f"questions-{n}-source"] in fields["text"]
@@ -247,6 +249,23 @@ def test_a_typed_figure_is_reviewed_and_imported_as_a_number_question(admin_clie
         assert (revision.kind, revision.answer_key) == ("number", {"answer": 14, "tolerance": 1, "unit": "months"})
 
 
+def test_the_quiz_is_titled_without_the_figure_its_headline_states_and_asks(admin_client, bundled):
+    headline = "The Halden Ice Centre opens after 14 months"
+    response = draft(admin_client, text=RINK, title=headline, article_id="halden", quiz_id="halden")
+    page = html.unescape(response.get_data(as_text=True))
+    fields = review_fields(page)
+    assert "14" in [fields[f"questions-{n}-number_answer"] for n in question_numbers(fields) if f"questions-{n}-number_answer" in fields]
+    assert (fields["title"], fields["quiz_title"]) == (headline, "The Halden Ice Centre opens")
+    lead = " ".join(re.sub(r"<[^>]+>", "", page).split())
+    assert "for the new quiz halden, “The Halden Ice Centre opens”, on the article halden." in lead
+
+    page = post_review(admin_client, fields).get_data(as_text=True)
+    assert admin_client.post("/admin/import/apply", data=hidden_fields(page)).status_code == 303
+    with bundled.app_context():
+        quiz = db.session.scalar(sa.select(Quiz).where(Quiz.slug == "halden"))
+        assert (quiz.title, quiz.article.title) == ("The Halden Ice Centre opens", headline)
+
+
 def test_a_drafted_id_already_used_is_renamed(admin_client, bundled):
     fields = review(admin_client)
     first = question_numbers(fields)[0]
@@ -311,7 +330,7 @@ def test_bad_question_input_is_refused_on_the_review_form(admin_client, bundled,
 
 
 @pytest.mark.parametrize("change", [
-    {"text": ""}, {"article_id": "Not An Id"}, {"quiz_id": ""}, {"title": ""},
+    {"text": ""}, {"article_id": "Not An Id"}, {"quiz_id": ""}, {"title": ""}, {"quiz_title": ""},
 ])
 def test_a_review_without_its_article_or_ids_is_a_bad_request(admin_client, change):
     fields = {**review(admin_client), **change}

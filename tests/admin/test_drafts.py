@@ -98,8 +98,8 @@ def test_an_article_with_nothing_to_ask_is_refused(bank):
 
 def build(drafted: drafts.ArticleDrafts, questions: list[dict]) -> admin.NewQuestions:
     return drafts.drafted_quiz(
-        db.session, title=drafted.title, article_id=drafted.article_id, quiz_id=drafted.quiz_id,
-        text=drafted.text, questions=questions,
+        db.session, title=drafted.title, quiz_title=drafted.quiz_title, article_id=drafted.article_id,
+        quiz_id=drafted.quiz_id, text=drafted.text, questions=questions,
     )
 
 
@@ -117,6 +117,19 @@ def test_the_picked_questions_become_a_new_quiz_on_the_article(bank):
     questions = db.session.scalars(sa.select(Question).where(Question.quiz_id == quiz.id).order_by(Question.position)).all()
     assert questions[1].current_revision.prompt.startswith("Edited: ")
     assert [quote.excerpt for quote in questions[0].current_revision.quotes] == drafted.questions[0]["source"]
+
+
+def test_the_new_quiz_is_titled_with_the_headline_less_what_its_questions_ask(bank):
+    raw = ARTICLE.replace("The Lighthouse of Port Elm", "Port Elm lighthouse opened as a museum in 2004", 1).encode()
+    drafted = drafts.draft_article(db.session, raw, "lighthouse.txt")
+    assert drafted.title == "Port Elm lighthouse opened as a museum in 2004"
+    assert "2004" in [entry.get("correct") for entry in drafted.questions]
+    assert drafted.quiz_title == "Port Elm lighthouse opened as a museum"
+    added = build(drafted, drafted.questions)
+    import_bank(db.session, admin.document_bank(added.document, "bank"))
+    db.session.commit()
+    quiz = db.session.scalar(sa.select(Quiz).where(Quiz.slug == drafted.quiz_id))
+    assert (quiz.title, quiz.article.title) == ("Port Elm lighthouse opened as a museum", drafted.title)
 
 
 def test_a_picked_question_with_a_used_id_is_renamed(bank):
@@ -147,7 +160,7 @@ def test_picking_nothing_is_refused(bank):
 
 def test_ids_taken_since_the_drafts_were_made_are_refused(bank):
     drafted = drafts.draft_article(db.session, ARTICLE.encode(), "lighthouse.txt", article_id="sky-two", quiz_id="colours-two")
-    taken = drafts.ArticleDrafts(drafted.title, "sky", "colours", drafted.text, drafted.questions)
+    taken = drafts.ArticleDrafts(drafted.title, drafted.quiz_title, "sky", "colours", drafted.text, drafted.questions)
     with pytest.raises(drafts.DraftsRefused) as refused:
         build(taken, drafted.questions)
     assert set(refused.value.fields) == {drafts.ARTICLE_ID, drafts.QUIZ_ID}

@@ -334,16 +334,19 @@ def test_a_figure_the_article_can_set_beside_others_stays_multiple_choice():
         assert by_answer[answer]["kind"] == "single" and "2,100" in by_answer[answer]["choices"]
 
 
-def test_a_typed_figure_the_title_spells_out_is_not_asked():
+def test_a_figure_the_headline_states_is_asked_and_left_out_of_the_quiz_title():
     text = RINK.replace("14 months", "fourteen months")
 
-    def asked(title: str) -> list[object]:
+    def drafted(title: str) -> tuple[str, list[object]]:
         document = draft_bank(text, title=title, article_id="halden", quiz_id="halden")
-        return [question.get("answer", question.get("correct")) for question in document["questions"]]
+        assert document["articles"][0]["title"] == title
+        return document["quizzes"][0]["title"], [question.get("answer", question.get("correct")) for question in document["questions"]]
 
-    assert 14 in asked("The Halden Ice Centre opens")
-    assert 14 not in asked("The Halden Ice Centre opens after fourteen months")
-    assert "fourteen months" not in asked("The Halden Ice Centre opens after fourteen months")
+    assert drafted("The Halden Ice Centre opens") == ("The Halden Ice Centre opens", drafted("The Halden Ice Centre opens")[1])
+    title, answers = drafted("The Halden Ice Centre opens after fourteen months")
+    assert 14 in answers and title == "The Halden Ice Centre opens"
+    title, answers = drafted("Fourteen months")  # too little would be left: the question goes instead
+    assert 14 not in answers and title == "Fourteen months"
 
 
 def test_typed_figures_load_as_number_questions():

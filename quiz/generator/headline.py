@@ -1,0 +1,67 @@
+"""The quiz's title: the article's headline, less what the questions ask.
+
+A headline states the story's main facts ("Ginger Baker dies at age 80", "Florida pileup kills
+five children"), the very facts most worth asking, and players see the quiz's title before
+every question. Titling the quiz with the whole headline would either give those answers away
+or keep them from being asked; the headline with each asked value (and the preposition that
+brings it in: "at age 80", "from June 15") taken out keeps the story and tells no answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from quiz.generator.numbers import WORD_NUMBERS
+
+#: Words that bring in a value and go with it: "dies at age 80", "mandatory from June 15".
+_LEAD_IN = r"(?:(?:at the age of|at age|aged|at|in|on|from|after|since|by|of)\s+)?"
+#: A title left with fewer words than this says too little of the story to stand as one.
+MIN_WORDS = 3
+
+
+def quiz_title(headline: str, questions: Iterable[Mapping[str, Any]]) -> str:
+    """``headline`` with the answer of each drafted question (bank entries) taken out, or the
+    headline itself when too little of it would be left (the questions it states then go: see
+    :func:`states`)."""
+    title = headline
+    for question in questions:
+        title = _answer_in(question).sub(" ", title)
+    title = _tidy(title)
+    return title if len(title.split()) >= MIN_WORDS else headline
+
+
+def states(title: str, question: Mapping[str, Any]) -> bool:
+    """Whether ``title`` states the answer of ``question``, in any of the ways it may be
+    written: ``quiz lint`` looks for a typed figure in digits only, and "Fourteen months"
+    tells 14 as well as "14 months" does."""
+    return bool(_answer_in(question).search(title))
+
+
+def _answer_in(question: Mapping[str, Any]) -> re.Pattern[str]:
+    """The answer of ``question`` in a headline, with what brings it in before it and its unit
+    after it."""
+    unit = question.get("unit")
+    after = rf"(?:\s+{re.escape(unit)})?" if unit else ""
+    written = "|".join(_written_forms(question))
+    return re.compile(rf"\s*{_LEAD_IN}(?<!\w)(?:{written}){after}(?!\w)", re.IGNORECASE)
+
+
+def _written_forms(question: Mapping[str, Any]) -> list[str]:
+    """Patterns for the ways a headline may write a question's answer: the right choice as it
+    reads, or a typed figure in digits (with or without thousands commas) or in words."""
+    if "answer" not in question:
+        return [r"\s+".join(map(re.escape, str(question["correct"]).split()))]
+    value = question["answer"]
+    forms = [re.escape(f"{value:,}"), re.escape(str(value))]
+    return forms + [word for word, number in WORD_NUMBERS.items() if number == value]
+
+
+def _tidy(title: str) -> str:
+    """Spaces and punctuation mended where a part was taken out: no space before a comma, no
+    two commas in a row, none at either end."""
+    title = re.sub(r"\s+", " ", title)
+    title = re.sub(r"\s+([,;:.!?])", r"\1", title)
+    title = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", title)
+    return title.strip(" ,;:-–—")
