@@ -253,14 +253,14 @@ _CURRENCY = r"(?:[A-Z]{0,3}[$£€¥]|euros?|pounds?|dollars?|yen|yuan)"
 
 def _converted(text: str, fact: Fact) -> bool:
     """A measure or an amount given with its conversion: "a hundred kilometers (62 miles)",
-    "132 miles (212 km)", "five-foot (one and two thirds meters)", "US$1.2 billion (euro958
-    million)". Either one spells the other out, so neither is asked. So does the start of a
-    range ("June 8-11") give its end away."""
+    "132 miles (212 km)", "185 mph (~295 km/h)", "five-foot (one and two thirds meters)",
+    "US$1.2 billion (euro958 million)". Either one spells the other out, so neither is asked.
+    So does the start of a range ("June 8-11") give its end away."""
     if fact.kind == "date" and re.match(r"[-–]\d", text[fact.end : fact.end + 2]):
         return True
-    inside = re.search(rf"(?:\b{_UNIT_WORD}|\b(?:million|billion))\s*\([a-z -]{{0,20}}$", text[max(0, fact.start - 50) : fact.start])
+    inside = re.search(rf"(?:\b{_UNIT_WORD}|\b(?:million|billion))\s*\([~≈]?[a-z -]{{0,20}}$", text[max(0, fact.start - 50) : fact.start])
     followed = re.match(
-        rf"(?:\s*{_UNIT_WORD}\b)?\s*\(\s*(?:about |some |roughly )?(?:[\d.,]+\s*{_UNIT_WORD}|[a-z -]{{3,40}} {_UNIT_WORD}|{_CURRENCY}\s?[\d.,]+(?: (?:million|billion))?)\s*\)",
+        rf"(?:\s*{_UNIT_WORD}\b)?\s*\(\s*(?:about |some |roughly |[~≈]\s*)?(?:[\d.,]+\s*{_UNIT_WORD}|[a-z -]{{3,40}} {_UNIT_WORD}|{_CURRENCY}\s?[\d.,]+(?: (?:million|billion))?)\s*\)",
         text[fact.end : fact.end + 40],
     )
     return fact.kind == "quantity" and bool(inside or followed)

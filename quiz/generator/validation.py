@@ -14,7 +14,7 @@ from quiz.quotes import fold
 from quiz.generator.distractors import contains_words, distinct
 from quiz.generator.entities import ORGANISATION, PERSON, PLACE, ROLE_WORDS, TITLE, Entity
 from quiz.generator.facts import Article, Fact
-from quiz.generator.numbers import NumberForm, indefinite_article
+from quiz.generator.numbers import WORD_NUMBER_PATTERN, NumberForm, indefinite_article
 from quiz.generator.places import COUNTRY, known_place
 from quiz.generator.templates import Draft, stem_gender
 
@@ -206,6 +206,9 @@ _BOUND_BEFORE = re.compile(
 #: "from ____ to 60%", "between ____ and 12": the other end tells which choices fit.
 _RANGE = re.compile(r"\b(?:from|between)\s*$|\b(?:from|between)\s+[\d$£€][^\s]*\s+(?:to|and)\s*$", re.IGNORECASE)
 _RANGE_AFTER = re.compile(r"^\s*(?:to|and|-|–)\s*[\d$£€]")
+#: "two to ____ hundred", "March ____ and 5": a value joined to the blank, with no "from".
+_JOINED_BEFORE = re.compile(rf"(?:\b(?:{WORD_NUMBER_PATTERN})|\d)\s+(?:to|or)\s*$", re.IGNORECASE)
+_JOINED_AFTER = re.compile(rf"^\s*(?:to|or|and|-|–)\s*(?:\d|(?:{WORD_NUMBER_PATTERN})\b)", re.IGNORECASE)
 #: "about ____ (five miles)": a conversion beside the blank gives the value away.
 _CONVERSION_AFTER = re.compile(r"^[\w\s-]{0,20}\(\s*(?:about\s+|around\s+|some\s+)?[\d$£€]|^[\w\s-]{0,20}\(\s*[a-z]+[- ](?:miles?|km|kilomet|feet|pounds?|kg)")
 _CONVERSION_BEFORE = re.compile(r"\(\s*$")
@@ -251,6 +254,11 @@ def number_cues(candidate: Candidate) -> str | None:
         return "\"by ____\" or \"before ____\" is true of every later choice too, \"after ____\" of every earlier one"
     if _RANGE.search(before) and (_RANGE_AFTER.match(after) or not before.rstrip().endswith(("from", "between"))):
         return "the other end of a range tells which choices fit"
+    if draft.fact.kind != "year" and (_JOINED_BEFORE.search(before) or _JOINED_AFTER.match(after)):
+        return "the value joined to it (\"two to ____ hundred\", \"____ and 5\") tells which choices fit"
+    form = draft.fact.form
+    if draft.fact.kind in _NUMBER_KINDS and isinstance(form, NumberForm) and form.value == 1 and not form.unit.startswith("-"):
+        return "a count of one: the singular after it (\"____ week\", \"____ person was\") tells it"
     if draft.fact.text.lower() in ("two", "2") and re.search(r"\bboth\b", before + after, re.IGNORECASE):
         return "\"both\" counts the two"
     if _CONVERSION_AFTER.match(after) or _CONVERSION_BEFORE.search(before):

@@ -64,7 +64,8 @@ def test_vague_word_numbers_are_no_facts_and_break_nothing():
 def test_a_measure_and_its_conversion_are_not_asked():
     article = analyse(
         "Tsunamis can hit coasts within a hundred kilometers (62 miles) of the epicenter. "
-        "The quake was 132 miles (212 km) below the seabed and 40 miles from the coast."
+        "The quake was 132 miles (212 km) below the seabed and 40 miles from the coast. "
+        "Its winds reached 185 mph (~295 km/h) at landfall."
     )
     assert [fact.text for fact in article.facts if fact.kind == "quantity"] == ["40 miles"]
 

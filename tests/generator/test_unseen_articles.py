@@ -49,6 +49,19 @@ def test_bounds_ranges_conversions_and_counted_names_are_refused():
     assert "number-cues" in failed(text, "two", ("two", "three", "four", "five"))
 
 
+def test_a_value_joined_to_the_blank_and_a_count_of_one_are_refused():
+    text = (
+        "Officials said an estimated two to three hundred vehicles had been damaged or destroyed in the fire. "
+        "Woolworths and Coles introduced the limits on March 4 and 5 respectively in 2020. "
+        "The government banned face veils for one week after the attacks in 2019. "
+        "A one-day strike closed 40 schools in the city in 2019."
+    )
+    assert "number-cues" in failed(text, "three", ("two", "three", "four", "five"))
+    assert "number-cues" in failed(text, "March 4", ("March 1", "March 4", "March 7", "March 9"))
+    assert "number-cues" in failed(text, "one week", ("one week", "two weeks", "three weeks", "four weeks"))
+    assert "number-cues" not in failed(text, "one-day", ("one-day", "two-day", "three-day", "four-day"))
+
+
 def test_a_date_of_reporting_and_a_town_then_state_are_refused():
     text = (
         "Coles, in its March 8 media release, reported that many stores were still selling out within an hour. "
