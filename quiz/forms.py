@@ -518,6 +518,10 @@ class ArticleForm(FlaskForm):
         _l("Quiz id"), filters=[_stripped], validators=[bank_id],
         description=_l("Leave it empty to make one from the title."),
     )
+    names = BooleanField(_l(
+        "Also ask for names (people, places, organisations, titles): their wrong choices are other names the "
+        "article holds, often of another kind or role, so review them closely"
+    ))
 
     def validate_text(self, field: TextAreaField) -> None:
         if not self.file.data and not (field.data or "").strip():

@@ -89,9 +89,13 @@ def lint_command(files: tuple[Path, ...], output: str) -> None:
 @click.option("--bank", type=click.Path(dir_okay=False, path_type=Path), help="A bank file whose articles lend wrong choices.")
 @click.option("--title", help="The article's title; by default its first line or heading.")
 @click.option("--id", "article_id", metavar="ID", help="The id of the article and its quiz; by default made from the file name.")
+@click.option("--names", is_flag=True, help=(
+    "Also ask for names (people, places, organisations, titles). Their wrong choices are other names the articles "
+    "hold, often of another kind or role: review them closely."
+))
 def generate_command(
     article: Path, out: Path | None, max_questions: int | None, bank: Path | None, title: str | None,
-    article_id: str | None,
+    article_id: str | None, names: bool,
 ) -> None:
     """Draft sourced questions from an article (plain text or Markdown) as a bank file to review.
 
@@ -114,7 +118,7 @@ def generate_command(
         exit_with(f"--id {identifier!r}: an id is lowercase letters, digits, '-', '_' or '.'")
     document = draft_bank(
         text, title=title or found_title or article.stem.replace("-", " ").replace("_", " ").capitalize(),
-        article_id=identifier, quiz_id=identifier, max_questions=max_questions, other_texts=other_texts,
+        article_id=identifier, quiz_id=identifier, max_questions=max_questions, other_texts=other_texts, names=names,
     )
     data = dump_yaml(document).encode()
     if out is None:

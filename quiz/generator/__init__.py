@@ -61,6 +61,7 @@ def draft_bank(
     quiz_id: str,
     max_questions: int | None = None,
     other_texts: Sequence[str] = (),
+    names: bool = False,
 ) -> dict[str, Any]:
     """A complete bank document: the article, one quiz and the drafted questions, ready for
     :func:`quiz.bank.yamlfile.dump_yaml` and for review. ``text`` is the article's plain text
@@ -81,7 +82,7 @@ def draft_bank(
         }
 
     drafted = drafted_entries(
-        text, max_questions=max_questions, other_texts=other_texts,
+        text, max_questions=max_questions, other_texts=other_texts, names=names,
         acceptable=lambda entries: without_giveaways(document(entries, title), counting_the_title=False),
     )
     shown = headline.quiz_title(title, drafted)

@@ -20,6 +20,11 @@ from quiz.generator.validation import Candidate, problems, told_gender
 
 #: A sentence gives at most this many questions, so that a quiz covers the article.
 QUESTIONS_PER_SENTENCE = 2
+#: The kinds of fact asked unless names are asked too: dates, years and figures. A question
+#: whose answer is a name (a person, place, organisation or title) can only offer other names
+#: the article or the bank holds, often of another kind or role than the answer's, or ones the
+#: prompt gives away; graded blind, none was acceptable (see bench/generator_quality.md).
+NUMERIC_KINDS = frozenset(kind for kind, spec in FACT_KINDS.items() if spec.numeric)
 #: Identifiers are cut to this length before a number makes them unique.
 _ID_LENGTH = 48
 
@@ -29,10 +34,10 @@ def _lenders(other_texts: Sequence[str]) -> distractors.Lenders:
 
 
 def _sound_candidates(
-    article: Article, others: distractors.Lenders, avoid: frozenset[str] = frozenset()
+    article: Article, others: distractors.Lenders, kinds: frozenset[str], avoid: frozenset[str] = frozenset()
 ) -> list[Candidate]:
-    """The question drafted on each fact of an analysed article that passes every check.
-    ``avoid`` holds answers (folded) offered as no question's wrong choice."""
+    """The question drafted on each fact of one of ``kinds`` of an analysed article that passes
+    every check. ``avoid`` holds answers (folded) offered as no question's wrong choice."""
     text = article.text
     sound = []
     # The answer's place among the choices is spread over every place rather than left to
@@ -41,6 +46,8 @@ def _sound_candidates(
     seed = zlib.crc32(text.encode())
     places: Counter[int] = Counter()
     for fact in article.facts:
+        if fact.kind not in kinds:
+            continue
         draft = draft_for(fact, article)
         if draft is None:
             continue  # no prompt stands alone
@@ -115,16 +122,17 @@ def _fits(draft: Draft, avoid: frozenset[str] = frozenset()):
 
 
 def generate_questions(
-    text: str, *, max_questions: int | None = None, other_texts: Sequence[str] = ()
+    text: str, *, max_questions: int | None = None, other_texts: Sequence[str] = (), names: bool = False,
 ) -> list[dict[str, Any]]:
     """Draft questions on an article (plain text or Markdown), as bank question entries.
 
     Each entry is a ``single`` question (a ``number`` question for a figure with no other of its
     kind in the article, see :func:`_typed_number`) with the exact sentence (or clause) it rests
     on as its source, tagged ``generated`` and with its fact's kind. ``other_texts`` are other articles
-    whose facts may serve as wrong choices. The same input always gives the same output.
+    whose facts may serve as wrong choices. Questions whose answer is a name are drafted only
+    with ``names`` (see :data:`NUMERIC_KINDS`). The same input always gives the same output.
     """
-    return drafted_entries(plain_text(text), max_questions=max_questions, other_texts=other_texts)
+    return drafted_entries(plain_text(text), max_questions=max_questions, other_texts=other_texts, names=names)
 
 
 def drafted_entries(
@@ -133,18 +141,20 @@ def drafted_entries(
     max_questions: int | None = None,
     other_texts: Sequence[str] = (),
     acceptable: Callable[[list[dict[str, Any]]], set[str]] | None = None,
+    names: bool = False,
 ) -> list[dict[str, Any]]:
     """:func:`generate_questions` on a text already reduced to plain text, taken as it is.
 
     ``acceptable``, given every entry, says which (by id) may stay; the best ``max_questions``
     are then taken from those."""
     article, others = analyse(plain), _lenders(other_texts)
-    kept = _selected(_sound_candidates(article, others))
+    kinds = frozenset(FACT_KINDS) if names else NUMERIC_KINDS
+    kept = _selected(_sound_candidates(article, others, kinds))
     # A wrong choice that is another question's answer tells that answer away (quiz lint says
     # so): the choices are drawn again, leaving out the answers of the questions kept.
     answers = frozenset(fold(candidate.draft.answer).casefold() for candidate in kept)
     if answers:
-        kept = _selected(_sound_candidates(article, others, answers))
+        kept = _selected(_sound_candidates(article, others, kinds, answers))
     if acceptable is not None:
         trial = _entries(kept, article)
         allowed = acceptable(trial)

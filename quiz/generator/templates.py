@@ -481,7 +481,7 @@ def cloze(fact: Fact, article: Article) -> Draft | None:
         prompt = f"The article says: “{without_outside_references(context)}” Complete the sentence that follows: {shown}"
     return Draft(
         template="cloze", fact=fact, prompt=prompt,
-        answer=fact.shown, quote=quote, explanation=_explained(filled, article),
+        answer=fact.shown, quote=quote, explanation=_explained(without_outside_references(filled), article),
         before=quote[:at], after=quote[end:],
     )
 

@@ -258,6 +258,7 @@ def draft():
     try:
         drafted = drafts.draft_article(
             db.session, raw, file_name, title=form.title.data, article_id=form.article_id.data, quiz_id=form.quiz_id.data,
+            names=form.names.data,
         )
     except drafts.DraftsRefused as refused:
         fields = {

@@ -132,6 +132,24 @@ def test_a_pasted_article_gives_a_review_form_with_every_draft_included(admin_cl
     assert new_quiz_questions(bundled) == []
 
 
+def test_names_are_drafted_when_the_box_is_ticked(admin_client):
+    day = (
+        "Singer Doris Day died in 2019 at her home in Carmel Valley. Day made 29 studio albums. "
+        "Day played singer Ruth Etting in one film, and her son Terry Melcher produced records. "
+        "Humane Society director Sara Amundson praised Day's work for animals in a statement. "
+        "Amundson led the campaign against research on chimpanzees in the United States."
+    )
+    assert 'name="names"' in admin_client.get("/admin/generate").get_data(as_text=True)
+
+    def answers(**fields) -> set[str]:
+        drafted = review(admin_client, text=day, title="Doris Day", **fields)
+        return {drafted[f"questions-{n}-choices-{int(drafted[f'questions-{n}-correct']) - 1}"]
+                for n in question_numbers(drafted) if f"questions-{n}-correct" in drafted}
+
+    assert "Sara Amundson" not in answers()
+    assert "Sara Amundson" in answers(names="y")
+
+
 def test_an_uploaded_article_with_a_title_and_ids_of_ones_choosing(admin_client):
     fields = review(
         admin_client, text="", file=(io.BytesIO(ARTICLE.encode()), "port-elm.md"),

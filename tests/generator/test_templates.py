@@ -117,6 +117,13 @@ def test_days_told_from_the_day_the_story_was_filed_are_left_out_of_a_prompt(ste
     assert without_outside_references(stem) == (shown or stem)
 
 
+def test_the_explanation_leaves_out_the_days_the_prompt_leaves_out():
+    found = drafts("Yesterday morning, English drummer Peter Baker died in a hospital at the age of 80.")
+    assert found["80"].prompt.endswith(": English drummer Peter Baker died in a hospital at the age of ____.")
+    assert found["80"].explanation == "According to the article, English drummer Peter Baker died in a hospital at the age of 80."
+    assert found["80"].quote.startswith("Yesterday morning,")
+
+
 def test_the_dateline_is_never_asked_nor_quoted():
     text = "ST. LOUIS, April 28 (UPI) -- A 251-pound female baby elephant born at the zoo is healthy, officials said."
     found = drafts(text)

@@ -24,7 +24,7 @@ def failed(text: str, answer: str, choices: tuple[str, ...]) -> set[str]:
 
 
 def prompts(text: str) -> list[str]:
-    return [question["prompt"] for question in generate_questions(text)]
+    return [question["prompt"] for question in generate_questions(text, names=True)]
 
 
 def test_a_blank_inside_a_longer_name_is_refused():
@@ -181,12 +181,24 @@ def test_people_are_offered_by_their_full_names_when_the_sentence_gives_a_surnam
         "Humane Society director Sara Amundson praised Day's work for animals in a statement. "
         "Amundson led the campaign against research on chimpanzees in the United States."
     )
-    asked = next(question for question in generate_questions(text) if question["tags"][1] == PERSON)
+    asked = next(question for question in generate_questions(text, names=True) if question["tags"][1] == PERSON)
     assert asked["prompt"].endswith(": ____ led the campaign against research on chimpanzees in the United States.")
     assert asked["correct"] == "Sara Amundson"
     assert all(len(choice.split()) == 2 for choice in asked["choices"])
     assert asked["explanation"].startswith("According to the article, Sara Amundson led")
     assert asked["source"] == ["Amundson led the campaign against research on chimpanzees in the United States."]
+
+
+def test_names_are_asked_only_when_asked_for():
+    text = (
+        "Singer Doris Day died in 2019 at her home in Carmel Valley. Day made 29 studio albums. "
+        "Day played singer Ruth Etting in one film, and her son Terry Melcher produced records. "
+        "Humane Society director Sara Amundson praised Day's work for animals in a statement. "
+        "Amundson led the campaign against research on chimpanzees in the United States."
+    )
+    numeric = {"date", "year", "quantity", "duration", "age"}
+    assert {question["tags"][1] for question in generate_questions(text)} <= numeric
+    assert PERSON in {question["tags"][1] for question in generate_questions(text, names=True)}
 
 
 def test_who_said_something_is_not_asked():
