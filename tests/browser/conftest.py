@@ -68,10 +68,27 @@ def _in_ci() -> bool:
 REQUESTS_FINISH_SECONDS = 2.0
 
 
+def _closing_responses(app: Flask) -> Callable[..., Iterator[bytes]]:
+    """``app``, each response closed however its request ends. When the browser drops a
+    connection (the icon of a page it has moved on from), the development server can stop
+    before it closes the response, and the file it was sending is left open for the garbage
+    collector to find in the middle of a later test; a generator is closed when dropped."""
+
+    def app_closing_its_responses(environ: dict, start_response: Callable) -> Iterator[bytes]:
+        response = app(environ, start_response)
+        try:
+            yield from response
+        finally:
+            if hasattr(response, "close"):
+                response.close()
+
+    return app_closing_its_responses
+
+
 @pytest.fixture
 def server_url(bundled: Flask) -> Iterator[str]:
     """The bundled app served over real HTTP on a free port of 127.0.0.1; yields the base URL."""
-    server = make_server("127.0.0.1", 0, bundled, threaded=True)
+    server = make_server("127.0.0.1", 0, _closing_responses(bundled), threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="browser-test-server", daemon=True)
     thread.start()
     try:

@@ -350,6 +350,13 @@ def test_a_figure_the_headline_states_is_asked_and_left_out_of_the_quiz_title():
     assert 14 not in answers and title == "Fourteen months"
 
 
+def test_of_a_year_and_a_figure_that_give_each_other_away_the_year_goes():
+    text = RINK.replace("Builders worked", "In 2021, builders worked")
+    document = draft_bank(text, title="The Halden Ice Centre", article_id="halden", quiz_id="halden")
+    answers = [question.get("answer", question.get("correct")) for question in document["questions"]]
+    assert 14 in answers and "2021" not in answers  # one sentence: one of them stays, the figure
+
+
 def test_typed_figures_load_as_number_questions():
     document = draft_bank(RINK, title="The Halden Ice Centre", article_id="halden", quiz_id="halden")
     bank = parse_bank(dump_yaml(document).encode(), "draft.yaml", base_dir=None)
