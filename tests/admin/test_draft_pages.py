@@ -18,6 +18,7 @@ from quiz.models import Article, Question, Quiz
 from tests.admin.test_drafts import ARTICLE
 from tests.admin.test_pages import hidden_fields, token
 from tests.generator.test_drafting import RINK
+from tests.generator.test_unseen_articles import PEOPLE
 
 QUIZ_ID = "the-lighthouse-of-port-elm"
 REVIEW = "/admin/generate/review"
@@ -133,16 +134,10 @@ def test_a_pasted_article_gives_a_review_form_with_every_draft_included(admin_cl
 
 
 def test_names_are_drafted_when_the_box_is_ticked(admin_client):
-    day = (
-        "Singer Doris Day died in 2019 at her home in Carmel Valley. Day made 29 studio albums. "
-        "Day played singer Ruth Etting in one film, and her son Terry Melcher produced records. "
-        "Humane Society director Sara Amundson praised Day's work for animals in a statement. "
-        "Amundson led the campaign against research on chimpanzees in the United States."
-    )
     assert 'name="names"' in admin_client.get("/admin/generate").get_data(as_text=True)
 
     def answers(**fields) -> set[str]:
-        drafted = review(admin_client, text=day, title="Doris Day", **fields)
+        drafted = review(admin_client, text=PEOPLE, title="Doris Day", **fields)
         return {drafted[f"questions-{n}-choices-{int(drafted[f'questions-{n}-correct']) - 1}"]
                 for n in question_numbers(drafted) if f"questions-{n}-correct" in drafted}
 

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from quiz.bank import load_bank
 from quiz.cli import main
 from tests.conftest import REPO
+from tests.generator.test_unseen_articles import PEOPLE
 
 ARTICLE = REPO / "articles" / "kiss-and-cry.txt"
 
@@ -42,13 +43,7 @@ def test_title_line_max_and_bank(tmp_path):
 
 def test_names_are_drafted_with_the_names_option(tmp_path):
     article = tmp_path / "day.txt"
-    article.write_text(
-        "Doris Day\n\nSinger Doris Day died in 2019 at her home in Carmel Valley. Day made 29 studio albums. "
-        "Day played singer Ruth Etting in one film, and her son Terry Melcher produced records. "
-        "Humane Society director Sara Amundson praised Day's work for animals in a statement. "
-        "Amundson led the campaign against research on chimpanzees in the United States.\n",
-        encoding="utf-8",
-    )
+    article.write_text(f"Doris Day\n\n{PEOPLE}\n", encoding="utf-8")
     plain, named = (CliRunner().invoke(main, ["generate", str(article), *option]) for option in ([], ["--names"]))
     assert plain.exit_code == named.exit_code == 0
     assert "- person" not in plain.stdout and "- person" in named.stdout

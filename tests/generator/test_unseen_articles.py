@@ -174,14 +174,17 @@ def test_a_pronoun_is_not_read_as_the_main_person_when_an_undecided_name_is_near
     assert any(prompt.endswith("Mitsotakis, the Greek prime minister, backed the pipeline in ____.") for prompt in prompts(text))
 
 
+#: People named in full, then by the surname alone.
+PEOPLE = (
+    "Singer Doris Day died in 2019 at her home in Carmel Valley. Day made 29 studio albums. "
+    "Day played singer Ruth Etting in one film, and her son Terry Melcher produced records. "
+    "Humane Society director Sara Amundson praised Day's work for animals in a statement. "
+    "Amundson led the campaign against research on chimpanzees in the United States."
+)
+
+
 def test_people_are_offered_by_their_full_names_when_the_sentence_gives_a_surname():
-    text = (
-        "Singer Doris Day died in 2019 at her home in Carmel Valley. Day made 29 studio albums. "
-        "Day played singer Ruth Etting in one film, and her son Terry Melcher produced records. "
-        "Humane Society director Sara Amundson praised Day's work for animals in a statement. "
-        "Amundson led the campaign against research on chimpanzees in the United States."
-    )
-    asked = next(question for question in generate_questions(text, names=True) if question["tags"][1] == PERSON)
+    asked = next(question for question in generate_questions(PEOPLE, names=True) if question["tags"][1] == PERSON)
     assert asked["prompt"].endswith(": ____ led the campaign against research on chimpanzees in the United States.")
     assert asked["correct"] == "Sara Amundson"
     assert all(len(choice.split()) == 2 for choice in asked["choices"])
@@ -190,15 +193,9 @@ def test_people_are_offered_by_their_full_names_when_the_sentence_gives_a_surnam
 
 
 def test_names_are_asked_only_when_asked_for():
-    text = (
-        "Singer Doris Day died in 2019 at her home in Carmel Valley. Day made 29 studio albums. "
-        "Day played singer Ruth Etting in one film, and her son Terry Melcher produced records. "
-        "Humane Society director Sara Amundson praised Day's work for animals in a statement. "
-        "Amundson led the campaign against research on chimpanzees in the United States."
-    )
     numeric = {"date", "year", "quantity", "duration", "age"}
-    assert {question["tags"][1] for question in generate_questions(text)} <= numeric
-    assert PERSON in {question["tags"][1] for question in generate_questions(text, names=True)}
+    assert {question["tags"][1] for question in generate_questions(PEOPLE)} <= numeric
+    assert PERSON in {question["tags"][1] for question in generate_questions(PEOPLE, names=True)}
 
 
 def test_who_said_something_is_not_asked():
