@@ -50,7 +50,8 @@ drafted questions.
 How the questions are played: the player sees the quiz's title and each question's prompt and
 choices, never the article; after answering, the explanation and the quote (`source`). A
 question of `kind: number` has no choices: the player types a number, right when it is the
-`answer` (within `tolerance`, if given); `unit` is shown after the blank.
+`answer` (within `tolerance`, if given); `unit` names the answer box below the prompt ("Your
+answer (in years)"), and is not added to the prompt's text.
 
 A question is acceptable when every point of the rubric holds; in doubt, it fails. Write
 `<your folder's name>-verdicts.tsv` beside your folder: one line per question, tab-separated,

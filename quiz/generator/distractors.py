@@ -285,11 +285,58 @@ def _within_the_story(fact: Fact, article: Article) -> Callable[[Candidate], boo
     return within
 
 
+def _on_the_answers_side(fact: Fact, article: Article) -> Callable[[Candidate], bool]:
+    """Whether a year or date lies on the same side as the answer of each other one its sentence
+    names: "declared a state of emergency on ____, shut down all schools as of November 17" has
+    no "November 20" beside it, nor "after the ____ attacks, a bill proposed in 2016" a 2017,
+    as the prompt tells which way they lie. Dates are compared with dates of the same sort (both
+    with a year, or both without) and with years by their year."""
+    answer = fact.form
+    bounds: list[tuple[Callable[[Decimal], Decimal], Decimal, bool]] = []
+    for other in article.facts_in(fact.sentence):
+        if other is fact or other.kind not in ("year", "date") or other.form is None or answer is None:
+            continue
+        measure = _comparable(answer, other.form)
+        if measure is None:
+            continue
+        read, bound = measure
+        if read(_value(answer)) != bound:
+            bounds.append((read, bound, read(_value(answer)) < bound))
+
+    def on_its_side(candidate: Candidate) -> bool:
+        return candidate.value is None or all(
+            read(candidate.value) != bound and (read(candidate.value) < bound) == before for read, bound, before in bounds
+        )
+
+    return on_its_side
+
+
+def _comparable(answer: Form, other: Form) -> tuple[Callable[[Decimal], Decimal], Decimal] | None:
+    """How to read a choice of ``answer``'s sort (its value) against ``other``, and ``other``'s
+    value so read; None when the two do not compare (a date with a year and one without)."""
+    def year_of_day(value: Decimal) -> Decimal:
+        return Decimal(dt.date.fromordinal(int(value)).year)
+
+    def itself(value: Decimal) -> Decimal:
+        return value
+
+    if isinstance(answer, DateForm) and isinstance(other, DateForm):
+        return (itself, _value(other)) if (answer.year is None) == (other.year is None) else None
+    if isinstance(answer, DateForm) and answer.year is not None and isinstance(other, NumberForm):
+        return year_of_day, other.value
+    if isinstance(answer, NumberForm) and isinstance(other, DateForm) and other.year is not None:
+        return itself, Decimal(other.year)
+    if isinstance(answer, NumberForm) and isinstance(other, NumberForm):
+        return itself, other.value
+    return None
+
+
 def _numeric_choices(fact: Fact, article: Article, lenders: Lenders, seed: int, fits: Fits) -> list[str]:
     answer_form = fact.form
     assert answer_form is not None
     answer_value = _value(answer_form)
-    in_time = _within_the_story(fact, article) if fact.kind in ("year", "date") else (lambda candidate: True)
+    timed = fact.kind in ("year", "date")
+    in_time = (_within_the_story(fact, article), _on_the_answers_side(fact, article)) if timed else ()
     # Another count is a choice only when it counts the same things: 12 horses are no number
     # of firefighters.
     key = _lending_key(fact.kind, answer_form, counted_noun(article, fact))
@@ -315,7 +362,7 @@ def _numeric_choices(fact: Fact, article: Article, lenders: Lenders, seed: int, 
                 return
             if real_decimals and re.search(r"\.0+(?!\d)", candidate.text):
                 continue
-            if candidate not in chosen and in_time(candidate) and fits(candidate.text) and distinct(candidate.text, texts):
+            if candidate not in chosen and all(fit(candidate) for fit in in_time) and fits(candidate.text) and distinct(candidate.text, texts):
                 chosen.append(candidate)
                 texts.append(candidate.text)
                 count -= 1

@@ -269,8 +269,10 @@ _POINTS_BACK = re.compile(
     r"company|firm|group|man|woman|men|women|victim|victims|suspect|pair|couple|case|crash|fire|report|doctrines?|"
     r"changes?|measures?|agreement|meeting|vote|ruling|order|ban|proposal|project|program|programme|accused|crime)\b"
     # "a similar eruption", "having thus armed himself", "the vaccination drive itself",
-    # "another suspect", "However, ...": each compares with or follows on from what came before.
-    r"|\b(?:similar|aforementioned|thus|likewise|meanwhile|however|nevertheless|nonetheless|instead)\b"
+    # "another suspect", "However, ...", "Specifically, ...": each compares with, adds to or
+    # follows on from what came before.
+    r"|\b(?:similar|aforementioned|thus|likewise|meanwhile|however|nevertheless|nonetheless|instead"
+    r"|specifically|additionally|furthermore|moreover|in particular|in addition(?! to))\b"
     r"|\bthe\s+(?:same|other|latter|former)\b|\banother\s+[a-z]|\bsuch\s+(?!as\b)[a-z]|\b[a-z]{3,}\s+itself\b",
     re.IGNORECASE,
 )

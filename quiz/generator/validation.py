@@ -14,7 +14,7 @@ from quiz.quotes import fold
 from quiz.generator.distractors import contains_words, distinct
 from quiz.generator.entities import ORGANISATION, PERSON, PLACE, ROLE_WORDS, TITLE, Entity
 from quiz.generator.facts import Article, Fact
-from quiz.generator.numbers import WORD_NUMBER_PATTERN, NumberForm, indefinite_article
+from quiz.generator.numbers import WORD_NUMBER_PATTERN, DateForm, NumberForm, indefinite_article
 from quiz.generator.places import COUNTRY, known_place
 from quiz.generator.templates import Draft, stem_gender
 
@@ -237,6 +237,32 @@ def _lists_as_many(before: str, after: str, fact: Fact) -> bool:
     return any(len(names) == form.value and all(name[:1].isupper() for name in names) for names in lists)
 
 
+#: How close another date of the sentence may be before it tells the answer's place among the
+#: choices: days for a date with its day, else months' worth of days, and years.
+_CLOSE_DAYS, _CLOSE_MONTHS_DAYS, _CLOSE_YEARS = 10, 62, 2
+
+
+def _dated_close_by(fact: Fact, article: Article) -> bool:
+    """Whether the sentence names another date or year close to the answer ("declared a state of
+    emergency on ____, shut down all schools as of November 17"; "after the ____ attacks, a
+    bill proposed in 2016"): the choices either cross it, which the prompt rules out, or all lie
+    on one side, where the answer is the one nearest to it."""
+    answer = fact.form
+    for other in article.facts_in(fact.sentence):
+        if other is fact or other.kind not in ("year", "date") or other.form is None:
+            continue
+        near = other.form
+        if isinstance(answer, DateForm) and isinstance(near, DateForm) and (answer.year is None) == (near.year is None):
+            close = _CLOSE_DAYS if answer.day is not None else _CLOSE_MONTHS_DAYS
+            if abs(answer.ordinal_value() - near.ordinal_value()) <= close:
+                return True
+        elif isinstance(answer, NumberForm) and fact.kind == "year":
+            year = near.year if isinstance(near, DateForm) else int(near.value) if other.kind == "year" else None
+            if year is not None and abs(int(answer.value) - year) <= _CLOSE_YEARS:
+                return True
+    return False
+
+
 def number_cues(candidate: Candidate) -> str | None:
     """What the words around a number's blank give away or leave open: a bound ("over ____"),
     the other end of a range, a conversion in brackets, or the names the number counts."""
@@ -250,6 +276,8 @@ def number_cues(candidate: Candidate) -> str | None:
         return "counted back from the day the story was filed, which the player is not told"
     if re.search(r"\b(?:either|or)\s*$", before) or re.match(r"\s*,?\s*or\s+[\w$£€]", after):
         return "the value the article gives beside it (\"either ____ or December 28\") is one choice away"
+    if draft.fact.kind in ("year", "date") and _dated_close_by(draft.fact, candidate.article):
+        return "another date of the sentence, close by, tells which choice is the answer"
     if draft.fact.kind in ("year", "date") and re.search(r"\b(?:by|before|after)\s*$", before):
         return "\"by ____\" or \"before ____\" is true of every later choice too, \"after ____\" of every earlier one"
     if _RANGE.search(before) and (_RANGE_AFTER.match(after) or not before.rstrip().endswith(("from", "between"))):

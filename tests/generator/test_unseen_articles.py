@@ -62,6 +62,17 @@ def test_a_value_joined_to_the_blank_and_a_count_of_one_are_refused():
     assert "number-cues" not in failed(text, "one-day", ("one-day", "two-day", "three-day", "four-day"))
 
 
+def test_a_date_or_year_with_another_close_by_in_its_sentence_is_refused():
+    text = (
+        "The government declared a state of emergency on November 15, 2019, and shut down all schools as of "
+        "November 17, 2019. Parliament banned face veils after the attacks of 2015 and a bill proposed in 2016. "
+        "The old museum of the town opened in 1968 and stayed open until 1973."
+    )
+    assert "number-cues" in failed(text, "November 15, 2019", ("November 9, 2019", "November 12, 2019", "November 15, 2019"))
+    assert "number-cues" in failed(text, "2015", ("2013", "2014", "2015", "2016"))
+    assert "number-cues" not in failed(text, "1968", ("1966", "1967", "1968", "1969"))
+
+
 def test_a_date_of_reporting_and_a_town_then_state_are_refused():
     text = (
         "Coles, in its March 8 media release, reported that many stores were still selling out within an hour. "
@@ -89,6 +100,8 @@ def test_prompts_that_point_back_at_what_the_player_has_not_read_are_not_drafted
     "Lukas Nowak, having thus armed himself, joined the chase in 2019 with 12 others.",
     "However, 40 people were still missing in 2019.",
     "Another suspect, aged 40, was arrested in 2019.",
+    "Specifically, 12 counts of abuse were filed in 2019.",
+    "In addition, 40 people were still missing in 2019.",
 ])
 def test_a_sentence_that_follows_on_from_an_earlier_one_comes_after_it_or_not_at_all(sentence):
     opening = "Volcanoes erupted on Hawaii in 2018, and the Samoa measles drive ran for two days in 2019. "
