@@ -285,7 +285,8 @@ def number_cues(candidate: Candidate) -> str | None:
     if draft.fact.kind != "year" and (_JOINED_BEFORE.search(before) or _JOINED_AFTER.match(after)):
         return "the value joined to it (\"two to ____ hundred\", \"____ and 5\") tells which choices fit"
     form = draft.fact.form
-    if draft.fact.kind in _NUMBER_KINDS and isinstance(form, NumberForm) and form.value == 1 and not form.unit.startswith("-"):
+    counts_one = isinstance(form, NumberForm) and form.value == 1 and not form.scale and not form.unit.startswith(("-", "%", " per"))
+    if draft.fact.kind in _NUMBER_KINDS and counts_one:
         return "a count of one: the singular after it (\"____ week\", \"____ person was\") tells it"
     if draft.fact.text.lower() in ("two", "2") and re.search(r"\bboth\b", before + after, re.IGNORECASE):
         return "\"both\" counts the two"
