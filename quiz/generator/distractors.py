@@ -285,50 +285,65 @@ def _within_the_story(fact: Fact, article: Article) -> Callable[[Candidate], boo
     return within
 
 
-def _on_the_answers_side(fact: Fact, article: Article) -> Callable[[Candidate], bool]:
-    """Whether a year or date lies on the same side as the answer of each other one its sentence
-    names: "declared a state of emergency on ____, shut down all schools as of November 17" has
-    no "November 20" beside it, nor "after the ____ attacks, a bill proposed in 2016" a 2017,
-    as the prompt tells which way they lie. Dates are compared with dates of the same sort (both
-    with a year, or both without) and with years by their year."""
-    answer = fact.form
-    bounds: list[tuple[Callable[[Decimal], Decimal], Decimal, bool]] = []
-    for other in article.facts_in(fact.sentence):
-        if other is fact or other.kind not in ("year", "date") or other.form is None or answer is None:
-            continue
-        measure = _comparable(answer, other.form)
-        if measure is None:
-            continue
-        read, bound = measure
-        if read(_value(answer)) != bound:
-            bounds.append((read, bound, read(_value(answer)) < bound))
+@dataclass(frozen=True)
+class DateBeside:
+    """Another year or date of a year's or date's sentence, as a choice compares with it."""
 
-    def on_its_side(candidate: Candidate) -> bool:
-        return candidate.value is None or all(
-            read(candidate.value) != bound and (read(candidate.value) < bound) == before for read, bound, before in bounds
-        )
-
-    return on_its_side
+    #: The other one's form.
+    form: Form
+    #: How a value of the answer's sort (:func:`_value`) reads against it: a date's day as its
+    #: year when the other is a year, else as it is.
+    read: Callable[[Decimal], Decimal]
+    #: The other one's value, so read.
+    value: Decimal
+    #: The answer's value, so read.
+    answer: Decimal
 
 
-def _comparable(answer: Form, other: Form) -> tuple[Callable[[Decimal], Decimal], Decimal] | None:
-    """How to read a choice of ``answer``'s sort (its value) against ``other``, and ``other``'s
-    value so read; None when the two do not compare (a date with a year and one without)."""
+def dates_beside(fact: Fact, article: Article) -> list[DateBeside]:
+    """The other years and dates of ``fact``'s sentence that compare with it: dates with dates
+    of the same sort (both with a year, or both without), and years with the year of a date."""
     def year_of_day(value: Decimal) -> Decimal:
         return Decimal(dt.date.fromordinal(int(value)).year)
 
     def itself(value: Decimal) -> Decimal:
         return value
 
-    if isinstance(answer, DateForm) and isinstance(other, DateForm):
-        return (itself, _value(other)) if (answer.year is None) == (other.year is None) else None
-    if isinstance(answer, DateForm) and answer.year is not None and isinstance(other, NumberForm):
-        return year_of_day, other.value
-    if isinstance(answer, NumberForm) and isinstance(other, DateForm) and other.year is not None:
-        return itself, Decimal(other.year)
-    if isinstance(answer, NumberForm) and isinstance(other, NumberForm):
-        return itself, other.value
-    return None
+    answer = fact.form
+    beside = []
+    for other in article.facts_in(fact.sentence):
+        if other is fact or other.kind not in ("year", "date") or other.form is None or answer is None:
+            continue
+        form, measure = other.form, None
+        if isinstance(answer, DateForm) and isinstance(form, DateForm):
+            measure = (itself, _value(form)) if (answer.year is None) == (form.year is None) else None
+        elif isinstance(answer, DateForm) and answer.year is not None and isinstance(form, NumberForm):
+            measure = (year_of_day, form.value)
+        elif isinstance(answer, NumberForm) and isinstance(form, DateForm) and form.year is not None:
+            measure = (itself, Decimal(form.year))
+        elif isinstance(answer, NumberForm) and isinstance(form, NumberForm):
+            measure = (itself, form.value)
+        if measure is not None:
+            read, value = measure
+            beside.append(DateBeside(form, read, value, read(_value(answer))))
+    return beside
+
+
+def _on_the_answers_side(fact: Fact, article: Article) -> Callable[[Candidate], bool]:
+    """Whether a year or date lies on the same side as the answer of each other one its sentence
+    names (:func:`dates_beside`): "declared a state of emergency on ____, shut down all schools
+    as of November 17" has no "November 20" beside it, nor "after the ____ attacks, a bill
+    proposed in 2016" a 2017, as the prompt tells which way they lie."""
+    bounds = [other for other in dates_beside(fact, article) if other.answer != other.value]
+
+    def on_its_side(candidate: Candidate) -> bool:
+        return candidate.value is None or all(
+            other.read(candidate.value) != other.value
+            and (other.read(candidate.value) < other.value) == (other.answer < other.value)
+            for other in bounds
+        )
+
+    return on_its_side
 
 
 def _numeric_choices(fact: Fact, article: Article, lenders: Lenders, seed: int, fits: Fits) -> list[str]:

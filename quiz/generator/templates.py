@@ -261,10 +261,12 @@ def _next_ordinal_follows(fact: Fact, before: str, after: str) -> bool:
     return 0 < value < len(_ORDINALS) and re.search(rf"\b{_ORDINALS[value]}\b", after) is not None
 
 
+#: Times a "that" points back to: "that day", "that week".
+_TIMES = "day|week|month|year|morning|afternoon|evening|night|time"
 #: Words that point back to what the reader was told before: "these ports", "this law".
 _POINTS_BACK = re.compile(
     r"\b(?:these|those)\s+[a-z]|\bthis\s+(?!(?:is|was|has|had|will|would|could|can|may|might|must|should)\b)[a-z]"
-    r"|\bthat\s+(?:day|week|month|year|morning|afternoon|evening|night|time|number|figure|amount|total)\b"
+    rf"|\bthat\s+(?:{_TIMES}|number|figure|amount|total)\b"
     r"|^(?:The|the)\s+(?:move|decision|deal|incident|attack|event|announcement|plan|law|bill|state|city|country|"
     r"company|firm|group|man|woman|men|women|victim|victims|suspect|pair|couple|case|crash|fire|report|doctrines?|"
     r"changes?|measures?|agreement|meeting|vote|ruling|order|ban|proposal|project|program|programme|accused|crime)\b"
@@ -277,7 +279,7 @@ _POINTS_BACK = re.compile(
     re.IGNORECASE,
 )
 _THEY = re.compile(r"\b(?:they|them|their|him)\b", re.IGNORECASE)
-_THAT_TIME = re.compile(r"\bthat\s+(?:day|week|month|year|morning|afternoon|evening|night|time)\b", re.IGNORECASE)
+_THAT_TIME = re.compile(rf"\bthat\s+(?:{_TIMES})\b", re.IGNORECASE)
 #: What "they" or "him" may mean in the words before it: a plural noun, a name, or two things joined.
 _PLURAL_BEFORE = re.compile(r"\b[a-z]{3,}s\b|(?<!^)\b[A-Z][a-z]+|\band\b")
 #: "the children", "the minibus": a thing the sentences before introduced, unless a name follows.

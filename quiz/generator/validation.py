@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from quiz.quotes import fold
-from quiz.generator.distractors import contains_words, distinct
+from quiz.generator.distractors import contains_words, dates_beside, distinct
 from quiz.generator.entities import ORGANISATION, PERSON, PLACE, ROLE_WORDS, TITLE, Entity
 from quiz.generator.facts import Article, Fact
 from quiz.generator.numbers import WORD_NUMBER_PATTERN, DateForm, NumberForm, indefinite_article
@@ -246,21 +246,18 @@ def _dated_close_by(fact: Fact, article: Article) -> bool:
     """Whether the sentence names another date or year close to the answer ("declared a state of
     emergency on ____, shut down all schools as of November 17"; "after the ____ attacks, a
     bill proposed in 2016"): the choices either cross it, which the prompt rules out, or all lie
-    on one side, where the answer is the one nearest to it."""
+    on one side, where the answer is the one nearest to it. A year beside a date says nothing of
+    where the date lies in it."""
     answer = fact.form
-    for other in article.facts_in(fact.sentence):
-        if other is fact or other.kind not in ("year", "date") or other.form is None:
-            continue
-        near = other.form
-        if isinstance(answer, DateForm) and isinstance(near, DateForm) and (answer.year is None) == (near.year is None):
-            close = _CLOSE_DAYS if answer.day is not None else _CLOSE_MONTHS_DAYS
-            if abs(answer.ordinal_value() - near.ordinal_value()) <= close:
-                return True
-        elif isinstance(answer, NumberForm) and fact.kind == "year":
-            year = near.year if isinstance(near, DateForm) else int(near.value) if other.kind == "year" else None
-            if year is not None and abs(int(answer.value) - year) <= _CLOSE_YEARS:
-                return True
-    return False
+    if isinstance(answer, DateForm):
+        close = _CLOSE_DAYS if answer.day is not None else _CLOSE_MONTHS_DAYS
+    else:
+        close = _CLOSE_YEARS
+    return any(
+        abs(other.answer - other.value) <= close
+        for other in dates_beside(fact, article)
+        if not (isinstance(answer, DateForm) and isinstance(other.form, NumberForm))
+    )
 
 
 def number_cues(candidate: Candidate) -> str | None:
