@@ -51,7 +51,10 @@ How the questions are played: the player sees the quiz's title and each question
 choices, never the article; after answering, the explanation and the quote (`source`). A
 question of `kind: number` has no choices: the player types a number, right when it is the
 `answer` (within `tolerance`, if given); `unit` names the answer box below the prompt ("Your
-answer (in years)"), and is not added to the prompt's text.
+answer (in years)"), and is not added to the prompt's text. A question of `kind: text` has no
+choices either: the player types the answer, right when it matches one of `accept` (ignoring
+case, accents and punctuation; with `fuzzy: true`, one wrong, missing or extra letter is
+forgiven in an answer of six letters or more).
 
 A question is acceptable when every point of the rubric holds; in doubt, it fails. Write
 `<your folder's name>-verdicts.tsv` beside your folder: one line per question, tab-separated,

@@ -89,7 +89,7 @@ def draft_article(
     article_id: str | None = None,
     quiz_id: str | None = None,
     max_questions: int = MAX_DRAFTS,
-    names: bool = False,
+    names: bool = True,
 ) -> ArticleDrafts:
     """Read an article file (plain text or Markdown) and draft questions on it; raises
     :class:`DraftsRefused` with every problem.
@@ -99,7 +99,7 @@ def draft_article(
     must be unused, by retired articles and quizzes too: reusing one would change or restore
     them. The other articles in play (see :data:`OTHER_TEXTS_MAX_LENGTH`) serve as a source of
     wrong choices. Files over :data:`MAX_ARTICLE_BYTES` are refused before they are read.
-    Questions whose answer is a name are drafted only with ``names``.
+    People, places and titles are asked too (typed by the player) unless ``names`` is false.
     """
     if len(raw) > MAX_ARTICLE_BYTES:
         raise DraftsRefused({ARTICLE: [_(
@@ -130,8 +130,8 @@ def draft_article(
     )
     if not document["questions"]:
         raise DraftsRefused({ARTICLE: [_(
-            "No question could be drafted from this article. The drafts ask about dates, years and "
-            "figures (and names, if you ask) stated in plain sentences."
+            "No question could be drafted from this article. The drafts ask about dates, years, "
+            "figures and names stated in plain sentences."
         )]})
     return ArticleDrafts(
         title, document["quizzes"][0]["title"], article_id, quiz_id, document["articles"][0]["text"], document["questions"],

@@ -237,7 +237,7 @@ class QuestionFilterForm(FlaskForm):
 #: Choice inputs on the question form: the most a question may have.
 QUESTION_FORM_CHOICES = 6
 #: The kinds this form edits; questions of other kinds are edited in the bank file.
-FORM_KINDS = ("single", "multi", "true_false", "number")
+FORM_KINDS = ("single", "multi", "true_false", "number", "text")
 _TAG_SEPARATORS = re.compile(r"[\s,]+")
 
 
@@ -269,6 +269,11 @@ class QuestionForm(FlaskForm):
         description=_l("Optional: how far from the answer a typed number is still right."),
     )
     unit = StringField(_l("Unit"), description=_l("Optional: shown beside the answer box, for example km."))
+    accept = TextAreaField(
+        _l("Accepted answers"), render_kw={"rows": 3},
+        description=_l("One per line, the first shown as the answer. Case, accents and punctuation do not count."),
+    )
+    fuzzy = BooleanField(_l("Forgive one wrong, missing or extra letter in an answer of six letters or more"))
     explanation = TextAreaField(
         _l("Explanation"), render_kw={"rows": 4}, description=_l("In your own words: why this is the answer."),
     )
@@ -298,8 +303,16 @@ class QuestionForm(FlaskForm):
     def typed_number(self) -> bool:
         return self.kind.data == "number"
 
+    @property
+    def typed_text(self) -> bool:
+        return self.kind.data == "text"
+
+    @property
+    def accepted(self) -> list[str]:
+        return [line.strip() for line in (self.accept.data or "").splitlines() if line.strip()]
+
     def validate_correct(self, field: SelectMultipleField) -> None:
-        if self.fixed_choices or self.typed_number:
+        if self.fixed_choices or self.typed_number or self.typed_text:
             return
         picked = [int(value) for value in field.data or [] if value.isdigit() and 1 <= int(value) <= QUESTION_FORM_CHOICES]
         if not picked:
@@ -315,6 +328,10 @@ class QuestionForm(FlaskForm):
     def validate_number_answer(self, field: StringField) -> None:
         if self.typed_number and _typed_number(field.data) is None:
             raise ValidationError(_("Give the answer as a number, such as 1994 or 2.5."))
+
+    def validate_accept(self, field: TextAreaField) -> None:
+        if self.typed_text and not self.accepted:
+            raise ValidationError(_("Give at least one accepted answer."))
 
     def validate_tolerance(self, field: StringField) -> None:
         if not self.typed_number or not (field.data or "").strip():
@@ -339,6 +356,10 @@ class QuestionForm(FlaskForm):
                 entry["tolerance"] = tolerance
             if (self.unit.data or "").strip():
                 entry["unit"] = self.unit.data.strip()
+        elif self.typed_text:
+            entry["accept"] = self.accepted
+            if self.fuzzy.data:
+                entry["fuzzy"] = True
         else:
             filled = [(number, text.strip()) for number, text in enumerate(self.choices.data, 1) if (text or "").strip()]
             numbers = [number for number, _text in filled]
@@ -373,6 +394,8 @@ class QuestionForm(FlaskForm):
             "number_answer": _written_number(entry.get("answer")),
             "tolerance": _written_number(entry.get("tolerance")),
             "unit": entry.get("unit"),
+            "accept": "\n".join(entry.get("accept") or []),  # type: ignore[arg-type]
+            "fuzzy": bool(entry.get("fuzzy")),
             "explanation": entry.get("explanation"),
             "source": "\n".join(entry.get("source") or []),  # type: ignore[arg-type]
             "tags": ", ".join(entry.get("tags") or []),  # type: ignore[arg-type]
@@ -389,6 +412,7 @@ class QuestionForm(FlaskForm):
             "tags": self.tags, "time_limit": self.time_limit, "group": self.group,
             "correct": self.answer_is_true if self.fixed_choices else self.correct,
             "answer": self.number_answer, "tolerance": self.tolerance, "unit": self.unit,
+            "accept": self.accept, "fuzzy": self.fuzzy,
         }
         for loc, message in errors:
             message = message[0].upper() + message[1:]
@@ -518,10 +542,7 @@ class ArticleForm(FlaskForm):
         _l("Quiz id"), filters=[_stripped], validators=[bank_id],
         description=_l("Leave it empty to make one from the title."),
     )
-    names = BooleanField(_l(
-        "Also ask for names (people, places, organisations, titles): their wrong choices are other names the "
-        "article holds, often of another kind or role, so review them closely"
-    ))
+    names = BooleanField(_l("Ask for people, places and titles too, for the player to type"), default=True)
 
     def validate_text(self, field: TextAreaField) -> None:
         if not self.file.data and not (field.data or "").strip():

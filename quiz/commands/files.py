@@ -89,9 +89,8 @@ def lint_command(files: tuple[Path, ...], output: str) -> None:
 @click.option("--bank", type=click.Path(dir_okay=False, path_type=Path), help="A bank file whose articles lend wrong choices.")
 @click.option("--title", help="The article's title; by default its first line or heading.")
 @click.option("--id", "article_id", metavar="ID", help="The id of the article and its quiz; by default made from the file name.")
-@click.option("--names", is_flag=True, help=(
-    "Also ask for names (people, places, organisations, titles). Their wrong choices are other names the articles "
-    "hold, often of another kind or role: review them closely."
+@click.option("--names/--no-names", default=True, show_default=True, help=(
+    "Ask for people, places and titles too, for the player to type; --no-names asks for dates, years and figures only."
 ))
 def generate_command(
     article: Path, out: Path | None, max_questions: int | None, bank: Path | None, title: str | None,

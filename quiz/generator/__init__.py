@@ -61,7 +61,7 @@ def draft_bank(
     quiz_id: str,
     max_questions: int | None = None,
     other_texts: Sequence[str] = (),
-    names: bool = False,
+    names: bool = True,
 ) -> dict[str, Any]:
     """A complete bank document: the article, one quiz and the drafted questions, ready for
     :func:`quiz.bank.yamlfile.dump_yaml` and for review. ``text`` is the article's plain text
@@ -100,8 +100,9 @@ ROTE_KINDS = frozenset({"year", "date"})
 def without_giveaways(document: dict[str, Any], *, counting_the_title: bool = True) -> set[str]:
     """The ids of the drafts in ``document`` to keep so that ``quiz lint`` finds nothing (nothing
     but what the quiz's title gives away, when not ``counting_the_title``): until no finding is
-    left, the draft named in the most findings goes (on a tie, one of :data:`ROTE_KINDS`, then
-    the later one). A finding names one draft or two, so dropping drafts never makes new ones."""
+    left, the draft named in the most findings goes (on a tie, a typed name, then one of
+    :data:`ROTE_KINDS`, then the later one: names give way to what was measured at least as
+    often acceptable). A finding names one draft or two, so dropping drafts never makes new ones."""
     ids = [entry["id"] for entry in document["questions"]]
     try:
         findings = giveaways.lint(bank_from_document(Document("draft", document), base_dir=None)) if ids else []
@@ -116,10 +117,11 @@ def without_giveaways(document: dict[str, Any], *, counting_the_title: bool = Tr
     ]
     order = {slug: number for number, slug in enumerate(ids)}
     rote = {entry["id"] for entry in document["questions"] if entry["tags"][-1] in ROTE_KINDS}
+    named = {entry["id"] for entry in document["questions"] if entry["kind"] == "text"}
     dropped: set[str] = set()
     while left:
         blamed = Counter(slug for involved in left for slug in involved)
-        worst = max(blamed, key=lambda slug: (blamed[slug], slug in rote, order[slug]))
+        worst = max(blamed, key=lambda slug: (blamed[slug], slug in named, slug in rote, order[slug]))
         dropped.add(worst)
         left = [involved for involved in left if worst not in involved]
     return set(ids) - dropped

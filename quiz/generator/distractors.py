@@ -1,20 +1,17 @@
-"""Wrong choices of the same kind as the answer.
+"""Wrong choices of the same kind as the answer, for a question on a date, a year or a figure.
 
-Candidates come first from the same article (another date, another person), then from the
-other articles given, then, for dates and numbers, from changing the answer's value and
-writing it the same way. Dates and numbers are shown in order; which of them is the answer
-follows the ``seed`` the drafting passes (it turns with each question), so that it is not
-always the middle or the largest. Names are placed by the same seed.
+Candidates come first from the same article (another date, another count), then from the
+other articles given, then from changing the answer's value and writing it the same way. They
+are shown in order; which of them is the answer follows the ``seed`` the drafting passes (it
+turns with each question), so that it is not always the middle or the largest. Names are not
+offered as choices: a name is typed (see :mod:`quiz.generator.drafting`).
 
-Each article's values and names are indexed once (see :class:`Lenders`): a question looks up
-the values nearest its answer and the names of its kind and sort, rather than reading every
-fact of every article, so that drafting time grows with the article and not with its square.
+Each article's values are indexed once (see :class:`Lenders`): a question looks up the values
+nearest its answer, rather than reading every fact of every article, so that drafting time
+grows with the article and not with its square.
 
 Changed values stay plausible: a duration moves to another common value of its unit ("12-hour",
-"48-hour", never "25-hour"), and a count of things is never "one" before a plural. Names come
-only from entities of the answer's sort (no court among companies, no city among countries)
-and never of the other gender than the answer's; when the question speaks of a gender, only
-people known to be of it are offered.
+"48-hour", never "25-hour"), and a count of things is never "one" before a plural.
 """
 
 from __future__ import annotations
@@ -28,10 +25,8 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from quiz.quotes import fold
-from quiz.generator.entities import ORGANISATION, PERSON, PLACE, Entity
 from quiz.generator.facts import FACT_KINDS, Article, Fact, Form, counted_noun
 from quiz.generator.numbers import ClockForm, DateForm, NumberForm
-from quiz.generator.places import known_place
 
 CHOICES = 4
 
@@ -67,20 +62,15 @@ class Candidate:
 Fits = Callable[[str], bool]
 
 
-def choose(
-    fact: Fact, article: Article, others: Sequence[Article], seed: int, fits: Fits, *, known_gender: bool = False
-) -> list[str]:
-    """The choices for a question on ``fact``: the answer and up to three distractors, in the
-    order to show them. People of the other gender than the answer's are never offered; with
-    ``known_gender`` (the question speaks of a gender), only people known to share it are.
+def choose(fact: Fact, article: Article, others: Sequence[Article], seed: int, fits: Fits) -> list[str]:
+    """The choices for a question on ``fact`` (a date, a year or a figure): the answer and up
+    to three distractors, in the order to show them.
 
     Pass the same :class:`Lenders` as ``others`` for every question of an article: what they
     lend is then indexed once, not for each question.
     """
     lenders = others if isinstance(others, Lenders) else Lenders(others)
-    if FACT_KINDS[fact.kind].numeric and fact.form is not None:
-        return _numeric_choices(fact, article, lenders, seed, fits)
-    return _name_choices(fact, article, lenders, seed, fits, known_gender)
+    return _numeric_choices(fact, article, lenders, seed, fits)
 
 
 def distinct(text: str, chosen: Iterable[str]) -> bool:
@@ -428,89 +418,11 @@ class _Unrolled:
             at += 1
 
 
-# Names ----------------------------------------------------------------------------------
-
-
-def _name_form(forms: Sequence[str], words: int) -> str:
-    """Of the ways an entity is written in its article, the closest in length to the answer's."""
-    return min(forms, key=lambda text: (abs(len(text.split()) - words), -len(text), text))
-
-
-def _sort(entity: Entity) -> str | None:
-    """The entity's sort; among organisations of no known sort, initials ("NASA") and names
-    ("Barclays") are kept apart too."""
-    if entity.sort is None and entity.kind == ORGANISATION:
-        return "initials" if entity.name.replace(".", "").isupper() else None
-    return entity.sort
-
-
-def _name_choices(
-    fact: Fact, article: Article, lenders: Lenders, seed: int, fits: Fits, known_gender: bool
-) -> list[str]:
-    words = len(fact.shown.split())
-    answer = article.entity(fact.entity)
-    sort = _sort(answer) if answer is not None else None
-    # A country or state is offered only among its like, each once however it is written
-    # ("U.S." and "United States" are one choice).
-    known = known_place(answer.name) if fact.kind == PLACE and answer is not None else None
-    places = {known.name} if known is not None else set()
-    # "Israeli prime minister ____": only people the articles also call Israeli.
-    described = _descriptor(article.text[article.sentences[fact.sentence].start : fact.start]) if fact.kind == PERSON else None
-    chosen: list[str] = []
-
-    def offer(text: str) -> None:
-        if known is not None:
-            other = known_place(text)
-            if other is None or other.sort != known.sort or other.name in places:
-                return
-        if fits(text) and distinct(text, [fact.shown, *chosen]):
-            chosen.append(text)
-            if known is not None:
-                places.add(known_place(text).name)  # type: ignore[union-attr]
-
-    for lendable in _lendables(article, lenders):
-        if len(chosen) == CHOICES - 1:
-            break
-        for pool, entity, forms in lendable.names(fact.kind, sort, fact.gender, known_gender):
-            if len(chosen) == CHOICES - 1:
-                break
-            if pool is article and entity.name == fact.entity:
-                continue
-            if described is not None and not _described_as(pool, entity, described):
-                continue
-            offer(_name_form(forms, words))
-    position = seed % (len(chosen) + 1)
-    return [*chosen[:position], fact.shown, *chosen[position:]]
-
-
-#: A capitalised word, then lowercase words of a role, right before a name: "Israeli prime
-#: minister", "Republican", "Italian economic development minister".
-_DESCRIBED = re.compile(r"\b([A-Z][a-z]{2,})(?:\s+[a-z-]+){0,3}\s+$")
-_NOT_DESCRIPTORS = frozenset("The A An And But In On At As For By With From Of To Former Then".split())
-
-
-def _descriptor(before: str) -> str | None:
-    """The word that says what sort of person the blank is (a nationality or a party), if the
-    words before the blank give one."""
-    match = _DESCRIBED.search(before)
-    if match is None or match.group(1) in _NOT_DESCRIPTORS:
-        return None
-    return match.group(1)
-
-
-def _described_as(article: Article, entity: Entity, descriptor: str) -> bool:
-    """Whether one of the entity's mentions has ``descriptor`` among the few words before it."""
-    return any(
-        re.search(rf"\b{re.escape(descriptor)}\b(?:\s+\S+){{0,4}}\s*$", article.text[max(0, mention.start - 60) : mention.start])
-        for mention in entity.mentions
-    )
-
-
 # What articles lend -----------------------------------------------------------------------
 
 
 class Lenders(tuple[Article, ...]):
-    """Other articles whose values and names may serve as wrong choices, in the order to use them."""
+    """Other articles whose values may serve as wrong choices, in the order to use them."""
 
     @functools.cached_property
     def lendable(self) -> _Lendable:
@@ -563,8 +475,8 @@ def _dateline(article: Article, fact: Fact) -> bool:
 
 class _Lendable:
     """What some articles can lend as wrong choices, indexed once so that a question looks its
-    candidates up rather than reading every fact and name: their values sorted by how they can
-    be written, their names by kind, sort and gender. An article's own is kept with it (see
+    candidates up rather than reading every fact: their values sorted by how they can be
+    written. An article's own is kept with it (see
     :meth:`Article.derived`); the other articles' with their :class:`Lenders`."""
 
     def __init__(self, articles: Sequence[Article]):
@@ -578,7 +490,6 @@ class _Lendable:
                         key = key[:3]  # which dates fit depends on the answer's parts: see values()
                     self._forms.setdefault(key, []).append(fact.form)
         self._values: dict[tuple[object, ...], tuple[list[Decimal], list[Form]]] = {}
-        self._names: dict[tuple[object, ...], list[tuple[Article, Entity, tuple[str, ...]]]] = {}
 
     def values(self, key: tuple[object, ...]) -> tuple[list[Decimal], list[Form]]:
         """The distinct values (sorted) of the facts :func:`_lending_key` gives ``key``, as
@@ -608,30 +519,3 @@ class _Lendable:
         else:
             for at in range(bisect.bisect_right(values, answer_value), len(values)):
                 yield values[at], forms[at]
-
-    def names(
-        self, kind: str, sort: str | None, gender: str | None, known_gender: bool
-    ) -> list[tuple[Article, Entity, tuple[str, ...]]]:
-        """The entities of ``kind`` and ``sort`` (see :func:`_sort`) a question on a person of
-        ``gender`` may offer: article by article, the most mentioned first, each with its
-        article and the ways it is written there."""
-        key = (kind, sort, gender, known_gender)
-        if key not in self._names:
-            every = self._names.get((kind, sort))
-            if every is None:
-                every = self._names[(kind, sort)] = [
-                    (article, entity, tuple(sorted({mention.text for mention in entity.mentions})))
-                    for article in self._articles
-                    for entity in sorted(
-                        (entity for entity in article.entities if entity.kind == kind and _sort(entity) == sort),
-                        key=lambda entity: (-len(entity.mentions), entity.mentions[0].start),
-                    )
-                ]
-            self._names[key] = [
-                (article, entity, forms) for article, entity, forms in every
-                # When the question speaks of a gender, only people known to be of it; never
-                # people of the other gender than the answer's.
-                if not (known_gender and (gender is None or entity.gender != gender))
-                and not (gender and entity.gender and entity.gender != gender)
-            ]
-        return self._names[key]

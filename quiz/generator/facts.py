@@ -190,7 +190,8 @@ _COUNT = re.compile(
     rf"{_NOT_AFTER_NUMBER}(?P<number>(?:\d{{1,3}}(?:,\d{{3}})+|\d+)|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty))(?: (?P<scale>thousand|million|billion))?(?= (?:[a-z-]+ ){{0,2}}(?:[a-z]+s|{_IRREGULAR_PLURAL})\b)"
 )
 _CLOCK = re.compile(r"(?<![\d:])\d:\d{2}:\d{2}(?![\d:])")
-_YEAR = re.compile(r"(?<![\d$£€.,:/-])\b(1[6-9]\d\d|20\d\d)\b(?![\d%]|,\d|\.\d|-year| percent)")
+#: "in 1922"; not a time of day ("at 1922 UTC"), a share ("2020 percent") or a length ("a 2000-year history").
+_YEAR = re.compile(r"(?<![\d$£€.,:/-])\b(1[6-9]\d\d|20\d\d)\b(?![\d%]|,\d|\.\d|-year| percent| (?:UTC|GMT|hours)\b)")
 
 
 def analyse(text: str) -> Article:

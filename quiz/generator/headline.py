@@ -27,7 +27,8 @@ def quiz_title(headline: str, questions: Iterable[Mapping[str, Any]]) -> str:
     :func:`states`)."""
     title = headline
     for question in questions:
-        title = _answer_in(question).sub(" ", title)
+        if "accept" not in question:  # a name taken out leaves a headline about no one
+            title = _answer_in(question).sub(" ", title)
     title = _tidy(title)
     return title if len(title.split()) >= MIN_WORDS else headline
 
@@ -50,7 +51,9 @@ def _answer_in(question: Mapping[str, Any]) -> re.Pattern[str]:
 
 def _written_forms(question: Mapping[str, Any]) -> list[str]:
     """Patterns for the ways a headline may write a question's answer: the right choice as it
-    reads, or a typed figure in digits (with or without thousands commas) or in words."""
+    reads, a typed name in any of the ways the article writes it, or a typed figure in digits (with or without thousands commas) or in words."""
+    if "accept" in question:
+        return [r"\s+".join(map(re.escape, accepted.split())) for accepted in question["accept"]]
     if "answer" not in question:
         return [r"\s+".join(map(re.escape, str(question["correct"]).split()))]
     value = question["answer"]

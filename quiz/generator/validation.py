@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from quiz.quotes import fold
 from quiz.generator.distractors import contains_words, dates_beside, distinct
-from quiz.generator.entities import ORGANISATION, PERSON, PLACE, ROLE_WORDS, TITLE, Entity
+from quiz.generator.entities import ORGANISATION, PERSON, PLACE, TITLE
 from quiz.generator.facts import Article, Fact
 from quiz.generator.numbers import WORD_NUMBER_PATTERN, DateForm, NumberForm, indefinite_article
-from quiz.generator.places import COUNTRY, known_place
-from quiz.generator.templates import Draft, stem_gender
+from quiz.generator.places import COUNTRY, is_capital, known_place
+from quiz.generator.templates import Draft, cuts_quotation
 
 MIN_CHOICES = 3
 #: The answer may not be this many times longer (or shorter) than every other choice.
@@ -127,50 +127,6 @@ def grammar_gives_away(candidate: Candidate) -> str | None:
     counts_things = draft.fact.kind == "quantity" and isinstance(form, NumberForm) and not (form.unit or form.prefix or form.scale)
     if counts_things and draft.answer.lower() not in ("one", "1") and any(choice.lower() in ("one", "1") for choice in candidate.choices):
         return "'one' before a plural"
-    return None
-
-
-def told_gender(draft: Draft) -> str | None:
-    """The gender the prompt of a question on a person speaks of ("passed her", "the women's
-    title", "his wife ____", "____, a spokeswoman"), whoever it is about; None for other
-    questions. A role word next to the blank speaks of the answer, so it outweighs the rest."""
-    if draft.fact.kind != PERSON:
-        return None
-    before = re.search(r"([A-Za-z-]+)\W*$", draft.before)
-    # "____, a spokeswoman", "____, spokeswoman for the department"
-    appositive = re.match(r", (?:(?:a|an|the|her|his|their) )?([\w-]+(?: [\w-]+)?)", draft.after)
-    for word in [before.group(1) if before else "", *(appositive.group(1).split() if appositive else ())]:
-        if ROLE_WORDS.get(word.lower()):
-            return ROLE_WORDS[word.lower()]
-    return stem_gender(draft.prompt)
-
-
-def _by_mention(article: Article) -> dict[str, Entity]:
-    """The entity of each name as written (the last one, should two share a mention)."""
-    return {mention.text: entity for entity in article.entities for mention in entity.mentions}
-
-
-def gender_gives_away(candidate: Candidate) -> str | None:
-    """Choices a gender rules out.
-
-    When the prompt speaks of a gender ("her", "men's"), the answer's gender must be known (the
-    word may be about someone else) and every choice must be known to share it; otherwise only
-    choices known to be of the other gender are refused.
-    """
-    draft = candidate.draft
-    told = told_gender(draft)
-    gender = draft.fact.gender
-    if draft.fact.kind != PERSON or (gender is None and told is None):
-        return None
-    if gender is None:
-        return f"the prompt speaks of a {told} person and the answer's gender is unknown"
-    entities = candidate.article.derived(_by_mention)
-    for choice in candidate.choices:
-        if choice == draft.answer or choice not in entities:
-            continue  # choices from other articles were picked by gender already
-        known = entities[choice].gender
-        if known != gender and (known is not None or told is not None):
-            return f"choice '{choice}' is not known to be {gender}"
     return None
 
 
@@ -333,26 +289,6 @@ def reported_when(candidate: Candidate) -> str | None:
     return None
 
 
-def sorts_apart(candidate: Candidate) -> str | None:
-    """A choice of another sort than the answer: a court among companies, a city among countries.
-
-    A place whose sort nothing tells is not asked for at all: "Britain" would be offered among
-    cities, and no list of places says which is which.
-    """
-    entities = candidate.article.derived(_by_mention)
-    answer = candidate.article.entity(candidate.draft.fact.entity)
-    if answer is None:
-        return None
-    if answer.kind == PLACE and answer.sort is None:
-        return "a place of no known sort (city, region or country)"
-    if answer.kind == PLACE and answer.sort == COUNTRY and known_place(answer.name) is None:
-        return f"'{answer.name}' is no country the gazetteer knows"  # "the EU" among countries
-    for choice in candidate.choices:
-        if choice in entities and entities[choice].sort != answer.sort:
-            return f"choice '{choice}' is a {entities[choice].sort or 'thing of no known sort'}, the answer a {answer.sort or 'thing of no known sort'}"
-    return None
-
-
 def not_main_subject(candidate: Candidate) -> str | None:
     fact = candidate.draft.fact
     if fact.entity is not None and fact.entity in candidate.article.subjects:
@@ -376,6 +312,59 @@ def speaker_asked(candidate: Candidate) -> str | None:
     return None
 
 
+#: Where a name is the source of what the sentence reports: "according to ____", "told ____",
+#: "a Twitter post by ____".
+_SOURCE_BEFORE = re.compile(
+    r"\b(?:according to|told|speaking to|spoke to|reported by|cited by|quoted by|(?:post|report|statement|tweet|interview) by)"
+    r"(?: the)?\s*$",
+    re.IGNORECASE,
+)
+_SOURCE_AFTER = re.compile(r"^(?:'s|’s)?\s+(?:reported|reports|said|says|told|quoted|cited|wrote)\b")
+#: A people's or a region's adjective ("Australian store chains", "Western culture").
+_ADJECTIVE = re.compile(r"^[A-Z][a-z]+(?:an|ern|ish|ese|ic|i|ch)$")
+#: Places and unions general knowledge names, which are no country.
+_WORLD_PLACES = frozenset({"Africa", "Asia", "Europe", "North America", "South America", "Oceania", "Antarctica", "EU", "European Union"})
+#: "Crown Prince ____ bin Salman": the name goes on after the blank.
+_NAME_GOES_ON = re.compile(r"^\s+(?:bin|ibn|al|de|del|van|von|der|da|di|du|la|le)\s+[A-Z]")
+#: A title the name of a person should not start with ("Presidents Muhammadu Buhari").
+_TITLED = re.compile(r"^(?:Presidents?|Prime|Ministers?|Dr|Mr|Mrs|Ms|Sir|Judge|Justice|Senator)\b")
+#: Offices whose holder general knowledge names: "President ____".
+_HEAD_OF = re.compile(r"\b(?:President|Prime Minister|Premier|Chancellor|Pope|King|Queen)\s*$")
+
+
+def name_worth_typing(candidate: Candidate) -> str | None:
+    """A name asked for the player to type that is not the article's to tell: a country or a
+    capital, which general knowledge often picks out of the sentence ("the border with ____",
+    "UNESCO is based in ____"), or a head of state; a source of the news ("according to ____");
+    part of a longer name ("Crown Prince ____ bin Salman"); an adjective taken for a name
+    ("____ store chains"); a name inside a quotation, which says how someone put it; or one the
+    prompt already writes another way ("____ and Tristan Smith ..., with Miller describing")."""
+    draft = candidate.draft
+    fact = draft.fact
+    if fact.kind not in (PERSON, PLACE, TITLE):
+        return None
+    known = known_place(draft.answer)
+    if fact.kind == PLACE and (
+        (known is not None and known.sort == COUNTRY) or is_capital(draft.answer) or draft.answer in _WORLD_PLACES
+    ):
+        return "a country or a capital, which general knowledge tells as often as the article"
+    if fact.kind == PERSON and _HEAD_OF.search(draft.before):
+        return "a head of state or government, whom general knowledge names"
+    if fact.kind == PERSON and (_NAME_GOES_ON.match(draft.after) or _TITLED.match(draft.answer)):
+        return "part of a name, or a name with a title"
+    if _SOURCE_BEFORE.search(draft.before) or _SOURCE_AFTER.match(draft.after):
+        return "the source of the news, not the news"
+    if _ADJECTIVE.match(draft.answer) and re.match(r"^\s+[a-z]", draft.after):
+        return "an adjective, not a name"
+    if cuts_quotation(candidate.article, fact.start, fact.end):
+        return "a name inside a quotation"
+    entity = candidate.article.entity(fact.entity)
+    prompt = _folded(draft.prompt)
+    if entity is not None and any(contains_words(prompt, _folded(mention.text)) for mention in entity.mentions):
+        return "the prompt names the answer another way"
+    return None
+
+
 #: Every check a question must pass, by name.
 CHECKS: dict[str, Check] = {
     "answer-in-quote": answer_in_quote,
@@ -384,17 +373,24 @@ CHECKS: dict[str, Check] = {
     "stem-without-answer": stem_without_answer,
     "length": length_gives_away,
     "grammar": grammar_gives_away,
-    "gender": gender_gives_away,
-    "sort": sorts_apart,
     "inside-a-name": inside_a_name,
     "number-cues": number_cues,
     "reported-when": reported_when,
     "known-to-everyone": known_to_everyone,
     "main-subject": not_main_subject,
     "speaker": speaker_asked,
+    "name-worth-typing": name_worth_typing,
 }
 
 
-def problems(candidate: Candidate) -> list[str]:
-    """Why ``candidate`` must be dropped: one message per failed check, none when it is sound."""
-    return [f"{name}: {message}" for name, check in CHECKS.items() if (message := check(candidate))]
+#: The checks of a question's choices, which a question answered by typing has none of.
+CHOICE_CHECKS = frozenset({"enough-choices", "distinct-choices", "length", "grammar"})
+
+
+def problems(candidate: Candidate, *, typed: bool = False) -> list[str]:
+    """Why ``candidate`` must be dropped: one message per failed check, none when it is sound.
+    A ``typed`` question (the player types the answer) has no choices to check."""
+    return [
+        f"{name}: {message}" for name, check in CHECKS.items()
+        if not (typed and name in CHOICE_CHECKS) and (message := check(candidate))
+    ]

@@ -133,16 +133,21 @@ def test_a_pasted_article_gives_a_review_form_with_every_draft_included(admin_cl
     assert new_quiz_questions(bundled) == []
 
 
-def test_names_are_drafted_when_the_box_is_ticked(admin_client):
-    assert 'name="names"' in admin_client.get("/admin/generate").get_data(as_text=True)
+def test_names_are_drafted_for_typing_unless_the_box_is_unticked(admin_client, bundled):
+    assert re.search(r'<input checked[^>]*name="names"', admin_client.get("/admin/generate").get_data(as_text=True))
+    plain = review(admin_client, text=PEOPLE, title="Doris Day")  # a box left unticked sends nothing
+    assert all(plain[f"questions-{n}-kind"] != "text" for n in question_numbers(plain))
 
-    def answers(**fields) -> set[str]:
-        drafted = review(admin_client, text=PEOPLE, title="Doris Day", **fields)
-        return {drafted[f"questions-{n}-choices-{int(drafted[f'questions-{n}-correct']) - 1}"]
-                for n in question_numbers(drafted) if f"questions-{n}-correct" in drafted}
-
-    assert "Sara Amundson" not in answers()
-    assert "Sara Amundson" in answers(names="y")
+    named = review(admin_client, text=PEOPLE, title="Doris Day", names="y")
+    person = next(n for n in question_numbers(named) if named[f"questions-{n}-slug"] == "person-sara-amundson")
+    assert named[f"questions-{person}-kind"] == "text" and f"questions-{person}-correct" not in named
+    assert (named[f"questions-{person}-accept"], named[f"questions-{person}-fuzzy"]) == ("Sara Amundson\nAmundson", "y")
+    named[f"questions-{person}-accept"] = "Sara Amundson\nAmundson\nMs Amundson"
+    page = post_review(admin_client, named).get_data(as_text=True)
+    assert admin_client.post("/admin/import/apply", data=hidden_fields(page)).status_code == 303
+    with bundled.app_context():
+        revision = db.session.scalar(sa.select(Question).where(Question.slug == "person-sara-amundson")).current_revision
+        assert (revision.kind, revision.answer_key) == ("text", {"accept": ["Sara Amundson", "Amundson", "Ms Amundson"], "fuzzy": True})
 
 
 def test_an_uploaded_article_with_a_title_and_ids_of_ones_choosing(admin_client):

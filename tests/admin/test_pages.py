@@ -470,9 +470,37 @@ def test_a_new_number_question_keeps_a_decimal_answer(admin_client, bundled):
 
 
 def test_other_kinds_are_edited_in_the_bank_file(admin_client, bundled):
-    response = admin_client.get("/admin/questions/olympic-dream/edit")
-    assert response.status_code == 303 and response.location == "/admin/questions/olympic-dream"
+    response = admin_client.get("/admin/questions/timeline/edit")
+    assert response.status_code == 303 and response.location == "/admin/questions/timeline"
     assert "questions are edited in the bank file" in admin_client.get(response.location).get_data(as_text=True)
+
+
+def test_a_typed_answer_question_is_edited_in_the_form(admin_client, bundled):
+    page = admin_client.get("/admin/questions/olympic-dream/edit").get_data(as_text=True)
+    assert '<option selected value="text">' in page
+    assert re.search(r'<textarea[^>]*name="accept"[^>]*>\s*Sochi</textarea>', page)
+    assert re.search(r'<input checked[^>]*name="fuzzy"', page)
+    data = question_form(
+        kind="text", prompt="In which city were the Olympics Carley dreamt of?", accept="Sochi\n\nSochi, Russia\n",
+        explanation="Those Olympics were held in 2014.", source="effectively ending her dream of competing in the 2014 Sochi Olympics",
+        group="skater-level",
+    )
+    data["csrf_token"] = csrf_token(page)
+    response = admin_client.post("/admin/questions/olympic-dream/edit", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    # Empty lines are left out, and an unticked box forgives no slip.
+    assert number_revision(bundled, "olympic-dream") == ("text", {"accept": ["Sochi", "Sochi, Russia"], "fuzzy": False})
+
+
+def test_a_typed_answer_question_needs_an_accepted_answer(admin_client, bundled):
+    response = submit(
+        admin_client, "/admin/new-question", slug="olympic-city", kind="text", accept=" \n", prompt="Which city?",
+        explanation="Sochi.", source="the 2014 Sochi Olympics",
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    errors = page.index('id="accept-errors"')
+    assert "Give at least one accepted answer." in page[errors : page.index("</ul>", errors)]
 
 
 def test_an_edit_makes_a_new_revision(admin_client, bundled):

@@ -41,12 +41,12 @@ def test_title_line_max_and_bank(tmp_path):
     assert "3 question(s) drafted" in result.stderr
 
 
-def test_names_are_drafted_with_the_names_option(tmp_path):
+def test_names_are_left_out_with_the_no_names_option(tmp_path):
     article = tmp_path / "day.txt"
     article.write_text(f"Doris Day\n\n{PEOPLE}\n", encoding="utf-8")
-    plain, named = (CliRunner().invoke(main, ["generate", str(article), *option]) for option in ([], ["--names"]))
+    named, plain = (CliRunner().invoke(main, ["generate", str(article), *option]) for option in ([], ["--no-names"]))
     assert plain.exit_code == named.exit_code == 0
-    assert "- person" not in plain.stdout and "- person" in named.stdout
+    assert "- person" not in plain.stdout and "- person" in named.stdout and "kind: text" in named.stdout
 
 
 def test_bad_input_is_reported_with_its_place_and_writes_nothing(tmp_path):

@@ -79,3 +79,8 @@ def test_model_numbers_ranges_and_currency_conversions_are_not_asked():
     found = [fact.text for fact in article.facts if fact.kind in ("quantity", "date")]
     assert found == ["$5 million", "65,000", "June 20"]
     assert analyse("It cost US$3 million in 2019.").facts[0].text == "US$3 million"
+
+
+def test_a_time_of_day_in_four_figures_is_no_year():
+    article = analyse("SpaceX launched its first crewed mission at 1922 UTC from Florida in 2020, at 1100 GMT in London.")
+    assert [fact.text for fact in article.facts if fact.kind == "year"] == ["2020"]

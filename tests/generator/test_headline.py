@@ -1,6 +1,6 @@
 """The quiz's title: the headline less what the drafted questions ask."""
 
-from quiz.generator.headline import quiz_title
+from quiz.generator.headline import quiz_title, states
 
 
 def single(correct: str) -> dict:
@@ -44,3 +44,10 @@ def test_a_headline_with_none_of_the_answers_is_kept_as_it_is():
 
 def test_the_whole_headline_stays_when_too_little_would_be_left():
     assert quiz_title("Doris Day dies at 97", [single("Doris Day"), {"answer": 97}]) == "Doris Day dies at 97"
+
+
+def test_a_name_stays_in_the_title_and_its_question_goes():
+    typed = {"id": "q", "kind": "text", "accept": ["Ginger Baker", "Baker"], "fuzzy": True}
+    assert quiz_title("Rock drummer Ginger Baker dies at age 80", [typed, {"answer": 80}]) == "Rock drummer Ginger Baker dies"
+    assert states("Rock drummer Ginger Baker dies", typed)
+    assert states("Drummer Baker dies", typed) and not states("Drummer dies at 80", typed)

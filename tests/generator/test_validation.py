@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from quiz.generator.facts import analyse
 from quiz.generator.templates import draft_for
-from quiz.generator.validation import CHECKS, Candidate, problems, told_gender
+from quiz.generator.validation import CHECKS, Candidate, problems
 
 TEXT = (
     "Jane Doe skated in Boise as a young girl, and she loved her club. Doe won the title in Boise in 1994. "
@@ -26,7 +26,7 @@ def failed(item: Candidate) -> set[str]:
 
 def test_a_sound_question_passes_every_check():
     assert failed(candidate("1998", ("1994", "1996", "1998", "2000"))) == set()
-    assert set(CHECKS) >= {"answer-in-quote", "distinct-choices", "stem-without-answer", "length", "grammar", "gender", "main-subject"}
+    assert set(CHECKS) >= {"answer-in-quote", "distinct-choices", "stem-without-answer", "length", "grammar", "main-subject"}
 
 
 def test_each_flaw_is_caught():
@@ -40,9 +40,7 @@ def test_each_flaw_is_caught():
     assert failed(candidate("Doe", ("Doe", "Reed", "Ottawa"))) >= {"main-subject"}
 
 
-def test_grammar_and_gender_giveaways():
-    man = candidate("Tom Reed", ("Tom Reed", "Jane Doe", "Ken Bell"))
-    assert "gender" in failed(man)
+def test_grammar_giveaways():
     place = candidate("Ottawa", ("Ottawa", "boise", "Salem"))
     assert "grammar" in failed(place)
 
@@ -53,18 +51,6 @@ def candidate_in(text: str, answer_text: str, choices: tuple[str, ...]) -> Candi
     return Candidate(draft_for(fact, article), choices, article)
 
 
-def test_a_prompt_that_speaks_of_a_gender_needs_choices_known_to_share_it():
-    text = (
-        "Mary Keitany said she was ready. Geoffrey Mutai said he was ready. Jane Doe said she was ready. "
-        "Kim Lee of Kenya led at the 15-mile mark but Ann Ray of Ethiopia passed her with a mile left."
-    )
-    # "passed her": the answer's gender is unknown, so the word may mean her or someone else.
-    assert "gender" in failed(candidate_in(text, "Kim Lee", ("Kim Lee", "Mary Keitany", "Jane Doe")))
-    keitany = candidate_in(text, "Mary Keitany", ("Mary Keitany", "Jane Doe", "Geoffrey Mutai"))
-    assert "gender" in failed(keitany)
-    assert "gender" not in failed(replace(keitany, choices=("Mary Keitany", "Jane Doe")))
-
-
 def test_the_prompt_may_not_spell_out_an_acronym_answer():
     good = candidate("1998", ("1994", "1996", "1998", "2000"))
     spelled = replace(good.draft, answer="BTH", prompt="Complete the sentence: we call it our ____ date - Better Than Hubble.")
@@ -73,34 +59,49 @@ def test_the_prompt_may_not_spell_out_an_acronym_answer():
     assert "stem-without-answer" in failed(replace(good, draft=initials, choices=("Better Than Hubble", "Worse Than Ever", "Just As Good")))
 
 
-def test_choices_of_another_sort_are_refused():
-    text = (
-        "Cisco Systems agreed to buy Acacia Communications for $4.5 billion in January. "
-        "Cisco Systems had filed suit in Delaware Chancery Court to enforce the deal."
-    )
-    court = candidate_in(text, "Delaware Chancery Court", ("Delaware Chancery Court", "Cisco Systems", "Acacia Communications"))
-    assert "sort" in failed(court)
-
-
 def test_one_is_no_choice_for_a_count_of_things():
     text = "The 30-year-old Mutai won two landmark races in 2019 in New York and Boston."
     assert "grammar" in failed(candidate_in(text, "two", ("one", "two", "three", "four")))
 
 
-def test_a_role_word_next_to_the_blank_tells_the_answers_gender():
-    text = "Tom Reed, a teacher from Boise, went to the awards in 2019 with his wife Jane Doe, who said she was proud."
-    draft = candidate_in(text, "Jane Doe", ("Jane Doe",)).draft
-    assert told_gender(draft) == "female"  # "his" speaks of Reed; "wife" of the answer
+def typed_failures(text: str, answer_text: str) -> set[str]:
+    """The checks a name question on the last mention of ``answer_text``, answered by typing, fails."""
+    article = analyse(text)
+    fact = [item for item in article.facts if item.text == answer_text][-1]
+    draft = draft_for(fact, article)
+    return {problem.split(":")[0] for problem in problems(Candidate(draft, (draft.answer,), article), typed=True)}
 
 
-def test_a_role_word_after_the_blank_without_an_article_tells_the_gender():
-    text = "Kerri Kupec, spokeswoman for the Department of Justice, criticized the decision in 2019."
-    draft = candidate_in(text, "Kerri Kupec", ("Kerri Kupec",)).draft
-    assert told_gender(draft) == "female"
+def test_a_typed_name_has_no_choices_to_check():
+    assert typed_failures("A fire near Gainesville killed five children in a church bus in 2019.", "Gainesville") == set()
 
 
-def test_a_place_of_no_known_sort_is_not_asked():
-    text = "Britvic shares rose in early trading in London. Sales grew in Britain, and Carlsberg is based in Copenhagen."
-    assert "sort" in failed(candidate_in(text, "London", ("London", "Britain", "Copenhagen")))
-    county = "Ken Block died in Wasatch County, and lived in Los Angeles County and in Orange County for years."
-    assert "sort" not in failed(candidate_in(county, "Wasatch County", ("Wasatch County", "Los Angeles County", "Orange County")))
+def test_names_that_general_knowledge_tells_are_not_typed():
+    for text, name in [
+        ("President Trump says he will not approve a budget without a wall on the border with Mexico.", "Mexico"),
+        ("UNESCO, a specialized agency of the United Nations, is based in Paris.", "Paris"),
+        ("German officials discussed the airline with partners in Europe for months in 2019.", "Europe"),
+        ("The day after the vote, President Donald Trump congratulated Nancy Pelosi in Washington.", "Donald Trump"),
+    ]:
+        assert "name-worth-typing" in typed_failures(text, name), name
+
+
+def test_a_source_a_part_of_a_name_or_an_adjective_is_not_typed():
+    coach = "Tom Reed, a coach from Boise, spoke in 2019. "
+    for text, name in [
+        (coach + "According to Tom Reed, a storm traversed thirty miles in a day.", "Tom Reed"),
+        (coach + "A storm traversed thirty miles in a day, Ann Lee told Tom Reed on a call.", "Tom Reed"),
+        ("In December, Crown Prince Mohammad bin Salman accepted responsibility for the murder of the journalist.", "Mohammad"),
+        ("Many of the cultures in Montana have a concept of family that does not match the idea widespread in Western culture.", "Western"),
+    ]:
+        assert "name-worth-typing" in typed_failures(text, name), name
+
+
+def test_a_name_the_prompt_writes_another_way_or_inside_a_quotation_is_not_typed():
+    text = (
+        "Tom Reed, a coach from Boise, spoke in 2019. Tom Reed and Ann Lee both acknowledged faults with the system, "
+        'with Reed describing issues with the signal. "We will find the ship near Jakarta Bay," the navy head told reporters.'
+    )
+    assert "name-worth-typing" in typed_failures(text, "Tom Reed")
+    assert "name-worth-typing" in typed_failures(text, "Jakarta Bay")
+    assert "name-worth-typing" not in typed_failures(text.replace("with Reed describing", "with one describing"), "Tom Reed")
