@@ -12,7 +12,7 @@ from typing import Any
 from quiz.quotes import fold
 from quiz.generator import distractors
 from quiz.generator.entities import PERSON, PLACE, TITLE
-from quiz.generator.facts import FACT_KINDS, Article, analyse
+from quiz.generator.facts import FACT_KINDS, Article, Fact, analyse
 from quiz.generator.markdown import plain_text
 from quiz.generator.numbers import NumberForm, indefinite_article
 from quiz.generator.templates import BLANK, Draft, draft_for
@@ -50,7 +50,10 @@ def _sound_candidates(
     for fact in article.facts:
         if fact.kind not in kinds:
             continue
-        draft = draft_for(fact, article)
+        drafts = article.derived(_drafts)
+        if fact not in drafts:
+            drafts[fact] = draft_for(fact, article)
+        draft = drafts[fact]
         if draft is None:
             continue  # no prompt stands alone
         if fact.kind in TYPED_NAME_KINDS:
@@ -73,6 +76,12 @@ def _sound_candidates(
             places[choices.index(draft.answer)] += 1
             seed += 1
     return sound
+
+
+def _drafts(article: Article) -> dict[Fact, Draft | None]:
+    """Each fact's draft, kept with the article as drafting reaches it: the choices are drawn
+    twice (see :func:`drafted_entries`), the prompts once."""
+    return {}
 
 
 def _word_spans(text: str) -> Iterable[str]:
