@@ -5,9 +5,7 @@ with ("Inc.", "University", "County"), the words around it ("boyfriend John", "b
 "X said", "Dearborn, Michigan") and how the article refers to it elsewhere. Mentions of one
 entity are linked ("Ken Block" ... "Block", "Dado Firehiwot" ... "Firehiwot Dado"), and each
 person's gender is read from the role words and pronouns around their mentions, so that
-distractors and pronouns can respect it. Organisations and places also get a sort (a court, a
-school, a company; a country, a city, a region) where their name or context tells it, so that
-a court is not offered among companies.
+pronouns can be resolved to the right person.
 """
 
 from __future__ import annotations
@@ -24,8 +22,6 @@ from quiz.generator.sentences import Sentence
 
 PERSON, ORGANISATION, PLACE, TITLE = "person", "organisation", "place", "title"
 KINDS = (PERSON, ORGANISATION, PLACE, TITLE)
-#: Votes for a sort of place are counted with the kinds, under this prefix ("sort:country").
-_SORT = "sort:"
 #: A vote against a person: the name follows "the".
 _NOT_A_PERSON = "not-a-person"
 #: The part of the votes for a person that only says the name spoke ("X said"): companies speak too.
@@ -50,31 +46,6 @@ ORGANISATION_ENDINGS = frozenset(
     Church Army Navy Police Service Services Times Post Journal News Press Magazine Zoo Aquarium
     """.split()
 )
-#: The sort of organisation each ending (or starting word) names.
-ORGANISATION_SORTS = {
-    **dict.fromkeys(
-        """Inc. Inc Corp. Corp Corporation Co. Company Ltd. Ltd Plc PLC LLC LLP AG SA GmbH Group Holdings
-        Systems Communications Industries Technologies Pharmaceuticals Motors Airlines Airways Bank
-        Partners Capital Management Ventures Entertainment Studios Records Media Network Networks""".split(),
-        "company",
-    ),
-    **dict.fromkeys("University College School Academy Institute Laboratory Laboratories Lab".split(), "education"),
-    **dict.fromkeys("Foundation Fund Trust".split(), "charity"),
-    **dict.fromkeys("Association Society Federation Union League Club Team".split(), "association"),
-    **dict.fromkeys(
-        "Council Committee Commission Agency Authority Board Bureau Department Ministry Office Party Army Navy Police Service Services".split(),
-        "government",
-    ),
-    "Court": "court",
-    **dict.fromkeys("Hospital Clinic".split(), "health"),
-    **dict.fromkeys("Museum Library Gallery Theatre Theater Orchestra Zoo Aquarium".split(), "culture"),
-    **dict.fromkeys(
-        "Festival Championship Championships Cup Olympics Games Series Marathon Awards Prize Tour Conference Summit Expo".split(),
-        "event",
-    ),
-    "Church": "religion",
-    **dict.fromkeys("Times Post Journal News Press Magazine".split(), "media"),
-}
 #: First words of organisation names ("University of Toronto", "Bank of America").
 ORGANISATION_STARTS = frozenset("University College Bank Department Ministry Institute Museum School Church".split())
 #: Words that end place names.
@@ -85,17 +56,6 @@ PLACE_ENDINGS = frozenset(
     Peninsula Harbor Harbour Heights Hills Falls Springs Strait Sea Ocean Gulf Region District
     """.split()
 )
-#: The sort of place each ending names; "Beach", "Heights" or "Springs" may be a town, so none.
-PLACE_SORTS = {
-    "County": "county",
-    **dict.fromkeys("Province State Region District".split(), "region"),
-    **dict.fromkeys("City Town Village".split(), "settlement"),
-    **dict.fromkeys("Street Avenue Road Boulevard Square".split(), "street"),
-    **dict.fromkeys("River Lake Sea Ocean Gulf Bay Strait Harbor Harbour".split(), "water"),
-    **dict.fromkeys("Mountain Mountains Island Islands Valley Desert Forest Canyon Peninsula".split(), "land"),
-    "Coast": "region",
-    **dict.fromkeys("Republic Kingdom".split(), "country"),
-}
 #: Titles before a name: what follows is a person, and some say which gender.
 HONORIFICS = {
     "Mr.": "male", "Mrs.": "female", "Ms.": "female", "Miss": "female", "Sir": "male",
@@ -184,9 +144,6 @@ class Entity:
     name: str
     kind: str | None = None
     gender: str | None = None
-    #: What sort of organisation or place it is ("court", "company", "country", "region"), when
-    #: its name or context tells; choices are only offered among entities of one sort.
-    sort: str | None = None
     mentions: list[Mention] = field(default_factory=list)
     votes: Counter[str] = field(default_factory=Counter)
     genders: Counter[str] = field(default_factory=Counter)
@@ -237,10 +194,9 @@ def find_entities(text: str, sentences: Sequence[Sentence]) -> list[Entity]:
     _link_acronyms(entities)
     for entity in entities.values():
         entity.kind = _decide_kind(entity)
-        entity.sort = _decide_sort(entity)
         _place_by_name(entity)
         if _not_a_name(entity):
-            entity.kind, entity.sort = None, None
+            entity.kind = None
     _read_genders(text, sentences, entities)
     return sorted(entities.values(), key=lambda entity: entity.mentions[0].start)
 
@@ -466,8 +422,6 @@ def _cues(text: str, tokens: list[_Token], part: list[int]) -> Counter[str]:
         votes[_NOT_A_PERSON] += 1  # "the St. Louis Post-Dispatch": people's names take no "the"
     if len(words) == 1 and words[0].isupper() and len(words[0]) > 1:
         votes[PLACE if words[0].rstrip(".") in _COUNTRY_ACRONYMS else ORGANISATION] += 2
-        if words[0].rstrip(".") in _COUNTRY_ACRONYMS:
-            votes[_SORT + "country"] += 1
     if before_words and before_words[-1] in _PLACE_PREPOSITIONS and not last.possessive:
         votes[PLACE] += 2  # "in Boise", but not "in Musk’s plan"
     if len(before_words) > 1 and before_words[-1] == "to" and before_words[-2] in _PLACE_VERBS_BEFORE_TO:
@@ -486,15 +440,12 @@ def _cues(text: str, tokens: list[_Token], part: list[int]) -> Counter[str]:
     )
     if not in_list and re.match(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?(?:[,.;)]|\s+(?:in|on|and|at)\b|$)", after) and not re.match(r", (?:who|which|the|a|an)\b", after):
         votes[PLACE] += 1
-        votes[_SORT + "settlement"] += 1
     if not in_list and re.search(r"[A-Z][a-z]+, $", before) and re.match(r"[,.;]", after):
         votes[PLACE] += 1
-        votes[_SORT + "region"] += 1
     if re.match(r" of [A-Z][a-z]+\b(?! [A-Z])", after) and _name_shaped(" ".join(words)):
         votes[PERSON] += 2  # "Geoffrey Mutai of Kenya"
     if re.search(r"\b[A-Z][a-z]+ [A-Z][a-z]+ of $", before) and len(words) == 1:
-        votes[PLACE] += 2
-        votes[_SORT + "country"] += 1  # a nationality: "Geoffrey Mutai of Kenya"
+        votes[PLACE] += 2  # a nationality: "Geoffrey Mutai of Kenya"
     if after_words and after_words[0] in _SPEECH_VERBS and re.match(r"\s", after):
         votes[PERSON] += 2
         votes[_SPOKE] += 2
@@ -625,26 +576,6 @@ def _decide_kind(entity: Entity) -> str | None:
     return kind
 
 
-def _decide_sort(entity: Entity) -> str | None:
-    """The sort of an organisation (by the words its name ends or starts with) or of a place (by
-    its ending, else by context: "of Kenya" after a person, "Dearborn, Michigan")."""
-    words = entity.name.split()
-    if entity.kind == ORGANISATION:
-        return ORGANISATION_SORTS.get(words[-1]) or (ORGANISATION_SORTS.get(words[0]) if words[0] in ORGANISATION_STARTS else None)
-    if entity.kind == PLACE:
-        if words[-1] in PLACE_SORTS:
-            return PLACE_SORTS[words[-1]]
-        if words[-1] in PLACE_ENDINGS:
-            return None
-        sorts = sorted(
-            ((count, key[len(_SORT) :]) for key, count in entity.votes.items() if key.startswith(_SORT) and count),
-            reverse=True,
-        )
-        if sorts and (len(sorts) == 1 or sorts[0][0] > sorts[1][0]):
-            return sorts[0][1]
-    return None
-
-
 _POSSESSIVES = frozenset("his her their its our my your".split())
 
 
@@ -661,18 +592,18 @@ def _not_a_name(entity: Entity) -> bool:
 
 
 def _place_by_name(entity: Entity) -> None:
-    """A country or US state by its name is a place of that sort, unless the article's cues say
+    """A country or US state by its name is a place, unless the article's cues say
     it is a person or an organisation ("Jordan said", "Georgia Power")."""
     if entity.kind not in (None, PLACE):
         return
     known = known_place(entity.name)
     if known is not None:
-        entity.kind, entity.sort = PLACE, known.sort
+        entity.kind = PLACE
     elif entity.kind == PLACE and _name_shaped(entity.name) and entity.name.split()[-1] not in PLACE_ENDINGS:
         # "in Pakistan, Mohammed Waseem, ...": two or three capitalised words that are no place
         # the gazetteer knows, and no "County" or "River", are a person's name as often as a
         # place's: undecided, rather than a person offered among places.
-        entity.kind, entity.sort = None, None
+        entity.kind = None
 
 
 def describes_someone(sentence_text: str) -> bool:
