@@ -212,14 +212,18 @@ def assert_fits(page: Page, what: str) -> None:
     )
     assert height <= screen_height, f"{what}: {height} px tall on a {screen_height} px screen"
     assert width <= screen_width, f"{what}: {width} px wide on a {screen_width} px screen"
-    # Measured in one go in the page, so that a redraw between two buttons cannot detach one.
-    buttons = page.locator(".projector button, .projector a.button").evaluate_all("""elements => elements
+    # Measured in one go in the page, so that a redraw between two buttons cannot detach one; and
+    # read again for a few seconds while the screen is between two drawings (an event redraws it,
+    # and a button not laid out yet has no box).
+    deadline = time.monotonic() + 5
+    while not (buttons := page.locator(".projector button, .projector a.button").evaluate_all("""elements => elements
         .filter(element => element.getClientRects().length > 0)
         .map(element => {
             const box = element.getBoundingClientRect();
             return {text: element.innerText.trim(), top: box.top, bottom: box.bottom};
-        })""")
-    assert buttons, f"{what}: no button in sight"
+        })""")):
+        assert time.monotonic() < deadline, f"{what}: no button in sight"
+        page.wait_for_timeout(100)
     for button in buttons:
         assert button["top"] >= 0 and button["bottom"] <= screen_height, f"{what}: {button['text']} is out of sight"
 
