@@ -51,7 +51,8 @@ def _answer_in(question: Mapping[str, Any]) -> re.Pattern[str]:
 
 def _written_forms(question: Mapping[str, Any]) -> list[str]:
     """Patterns for the ways a headline may write a question's answer: the right choice as it
-    reads, a typed name in any of the ways the article writes it, or a typed figure in digits (with or without thousands commas) or in words."""
+    reads, a typed name in any of the ways the article writes it, or a typed figure in digits
+    (with or without thousands commas) or in words."""
     if "accept" in question:
         return [r"\s+".join(map(re.escape, accepted.split())) for accepted in question["accept"]]
     if "answer" not in question:
