@@ -305,18 +305,28 @@ def _entry(candidate: Candidate, article: Article, used: set[str]) -> dict[str, 
 
 def _typed_name(candidate: Candidate, article: Article) -> dict[str, Any] | None:
     """The fields of a text question (the player types the name) for a person, place or title:
-    every way the article writes it is right ("Sara Amundson", "Amundson"), and so is a slip of
-    one letter in a longer name."""
+    every way the article writes it is right ("Sara Amundson", "Amundson"), so is a person's
+    surname when no other person of the article bears it ("Winwood" for Steve Winwood), and so
+    is a slip of one letter in a longer name."""
     draft = candidate.draft
     if draft.fact.kind not in TYPED_NAME_KINDS:
         return None
     entity = article.entity(draft.fact.entity)
     written = [draft.answer, *(mention.text for mention in entity.mentions)] if entity else [draft.answer]
+    if draft.fact.kind == PERSON and len(draft.answer.split()) > 1:
+        surname = draft.answer.split()[-1]
+        if sum(person.split()[-1] == surname for person in article.derived(_people)) == 1:
+            written.append(surname)
     accept: list[str] = []
     for text in written:
         if not any(_folded(text) == _folded(seen) for seen in accept):
             accept.append(text)
     return {"prompt": draft.prompt, "accept": accept, "fuzzy": True}
+
+
+def _people(article: Article) -> list[str]:
+    """The full names of the article's people."""
+    return [entity.name for entity in article.entities if entity.kind == PERSON]
 
 
 #: Units a typed number question names after its blank ("____ miles", "____%"); a unit joined

@@ -197,6 +197,14 @@ def test_a_person_is_typed_by_full_name_or_by_the_surname_the_article_also_uses(
     assert asked["explanation"].startswith("According to the article, Humane Society director Sara Amundson praised")
 
 
+def test_a_surname_is_right_unless_another_person_of_the_article_bears_it():
+    accepted = {question["id"]: question["accept"] for question in generate_questions(PEOPLE) if question["kind"] == "text"}
+    assert accepted["person-terry-melcher"] == ["Terry Melcher", "Melcher"]
+    shared = "Tom Reed, a coach from Boise, spoke in 2019. Ann Reed, his sister, watched the team with Tom Reed on Monday in Salem."
+    accepted = {question["id"]: question["accept"] for question in generate_questions(shared) if question["kind"] == "text"}
+    assert accepted["person-ann-reed"] == ["Ann Reed"]
+
+
 def test_names_are_asked_unless_left_out():
     numeric = {"date", "year", "quantity", "duration", "age"}
     assert PERSON in {question["tags"][1] for question in generate_questions(PEOPLE)}
