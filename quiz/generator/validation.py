@@ -320,6 +320,8 @@ _SOURCE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _SOURCE_AFTER = re.compile(r"^(?:'s|’s)?\s+(?:reported|reports|said|says|told|quoted|cited|wrote)\b")
+#: Someone who speaks for an organisation: "spokesman Hami Aksoy", "____, spokeswoman for ...".
+_SPOKESPERSON = re.compile(r"\b(?:spokes(?:man|woman|person)|press secretary)\b", re.IGNORECASE)
 #: A people's or a region's adjective ("Australian store chains", "Western culture").
 _ADJECTIVE = re.compile(r"^[A-Z][a-z]+(?:an|ern|ish|ese|ic|i|ch)$")
 #: Places and unions general knowledge names, which are no country.
@@ -335,7 +337,8 @@ _HEAD_OF = re.compile(r"\b(?:President|Prime Minister|Premier|Chancellor|Pope|Ki
 def name_worth_typing(candidate: Candidate) -> str | None:
     """A name asked for the player to type that is not the article's to tell: a country or a
     capital, which general knowledge often picks out of the sentence ("the border with ____",
-    "UNESCO is based in ____"), or a head of state; a source of the news ("according to ____");
+    "UNESCO is based in ____"), or a head of state; a source of the news ("according to ____",
+    a spokesman);
     part of a longer name ("Crown Prince ____ bin Salman"); an adjective taken for a name
     ("____ store chains"); a name inside a quotation, which says how someone put it; or one the
     prompt already writes another way ("____ and Tristan Smith ..., with Miller describing")."""
@@ -354,6 +357,8 @@ def name_worth_typing(candidate: Candidate) -> str | None:
         return "part of a name, or a name with a title"
     if _SOURCE_BEFORE.search(draft.before) or _SOURCE_AFTER.match(draft.after):
         return "the source of the news, not the news"
+    if fact.kind == PERSON and (_SPOKESPERSON.search(draft.before[-25:]) or _SPOKESPERSON.search(draft.after[:30])):
+        return "someone who speaks for an organisation, a source rather than part of the story"
     if _ADJECTIVE.match(draft.answer) and re.match(r"^\s+[a-z]", draft.after):
         return "an adjective, not a name"
     if cuts_quotation(candidate.article, fact.start, fact.end):

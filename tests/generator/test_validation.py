@@ -91,6 +91,8 @@ def test_a_source_a_part_of_a_name_or_an_adjective_is_not_typed():
     for text, name in [
         (coach + "According to Tom Reed, a storm traversed thirty miles in a day.", "Tom Reed"),
         (coach + "A storm traversed thirty miles in a day, Ann Lee told Tom Reed on a call.", "Tom Reed"),
+        (coach + "Team spokesman Tom Reed later denied that the storm had closed the rink for a week.", "Tom Reed"),
+        (coach + "Tom Reed, spokesman for the league, later denied that the storm had closed the rink.", "Tom Reed"),
         ("In December, Crown Prince Mohammad bin Salman accepted responsibility for the murder of the journalist.", "Mohammad"),
         ("Many of the cultures in Montana have a concept of family that does not match the idea widespread in Western culture.", "Western"),
     ]:
