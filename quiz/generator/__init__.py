@@ -100,9 +100,11 @@ ROTE_KINDS = frozenset({"year", "date"})
 def without_giveaways(document: dict[str, Any], *, counting_the_title: bool = True) -> set[str]:
     """The ids of the drafts in ``document`` to keep so that ``quiz lint`` finds nothing (nothing
     but what the quiz's title gives away, when not ``counting_the_title``): until no finding is
-    left, the draft named in the most findings goes (on a tie, a typed name, then one of
-    :data:`ROTE_KINDS`, then the later one: names give way to what was measured at least as
-    often acceptable). A finding names one draft or two, so dropping drafts never makes new ones."""
+    left, a typed name goes first, then the draft named in the most findings (on a tie, one of
+    :data:`ROTE_KINDS`, then the later one): names give way to what was measured more often
+    acceptable, and a lead's figure that two names and a lesser figure repeat ("all 33 passengers"
+    beside "near ____" and "carried 33 passengers and ____ crew") stays. A finding names one
+    draft or two, so dropping drafts never makes new ones."""
     ids = [entry["id"] for entry in document["questions"]]
     try:
         findings = giveaways.lint(bank_from_document(Document("draft", document), base_dir=None)) if ids else []
@@ -121,7 +123,7 @@ def without_giveaways(document: dict[str, Any], *, counting_the_title: bool = Tr
     dropped: set[str] = set()
     while left:
         blamed = Counter(slug for involved in left for slug in involved)
-        worst = max(blamed, key=lambda slug: (blamed[slug], slug in named, slug in rote, order[slug]))
+        worst = max(blamed, key=lambda slug: (slug in named, blamed[slug], slug in rote, order[slug]))
         dropped.add(worst)
         left = [involved for involved in left if worst not in involved]
     return set(ids) - dropped

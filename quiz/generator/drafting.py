@@ -11,7 +11,7 @@ from typing import Any
 
 from quiz.quotes import fold
 from quiz.generator import distractors
-from quiz.generator.entities import PERSON, PLACE, TITLE
+from quiz.generator.entities import PERSON, PLACE, PLACE_ENDINGS, TITLE
 from quiz.generator.facts import FACT_KINDS, Article, Fact, analyse
 from quiz.generator.markdown import plain_text
 from quiz.generator.numbers import NumberForm, indefinite_article
@@ -306,13 +306,23 @@ def _entry(candidate: Candidate, article: Article, used: set[str]) -> dict[str, 
 def _typed_name(candidate: Candidate, article: Article) -> dict[str, Any] | None:
     """The fields of a text question (the player types the name) for a person, place or title:
     every way the article writes it is right ("Sara Amundson", "Amundson"), so is a person's
-    surname when no other person of the article bears it ("Winwood" for Steve Winwood), and so
-    is a slip of one letter in a longer name."""
+    surname when no other person of the article bears it ("Winwood" for Steve Winwood), a
+    place's name without the word that ends it ("Abaco" for the Abaco Islands), and a slip of
+    one letter in a longer name."""
     draft = candidate.draft
     if draft.fact.kind not in TYPED_NAME_KINDS:
         return None
     entity = article.entity(draft.fact.entity)
     written = [draft.answer, *(mention.text for mention in entity.mentions)] if entity else [draft.answer]
+    if draft.fact.kind == PLACE:
+        # "Kidapawan" for Kidapawan City is right, unless the article writes it apart (Jakarta
+        # beside Jakarta Bay); "County" alone, for Lincoln County, is not.
+        *name, ending = draft.answer.split() or [""]
+        if name and ending in PLACE_ENDINGS:
+            written = [text for text in written if text != ending]
+            short, text = " ".join(name), _folded(article.text)
+            if _count_words(text, _folded(short)) == _count_words(text, _folded(draft.answer)):
+                written.append(short)
     if draft.fact.kind == PERSON and len(draft.answer.split()) > 1:
         surname = draft.answer.split()[-1]
         if sum(person.split()[-1] == surname for person in article.derived(_people)) == 1:
@@ -322,6 +332,10 @@ def _typed_name(candidate: Candidate, article: Article) -> dict[str, Any] | None
         if not any(_folded(text) == _folded(seen) for seen in accept):
             accept.append(text)
     return {"prompt": draft.prompt, "accept": accept, "fuzzy": True}
+
+
+def _count_words(text: str, part: str) -> int:
+    return len(re.findall(rf"(?<!\w){re.escape(part)}(?!\w)", text))
 
 
 def _people(article: Article) -> list[str]:

@@ -85,6 +85,11 @@ ROLE_WORDS = {
     "investor": None, "chairman": "male", "ceo": None, "president": None, "minister": None,
     "senator": None, "governor": None, "mayor": None, "teacher": None, "student": None,
     "doctor": None, "researcher": None, "professor": None, "pal": None, "colleague": None,
+    "heir": "male", "heiress": "female", "countryman": "male", "countrywoman": "female", "agent": None,
+    "inventor": None, "journalist": None, "reporter": None, "lawyer": None, "activist": None,
+    "astronaut": None, "pilot": None, "surgeon": None, "poet": None, "musician": None, "rapper": None,
+    "comedian": None, "filmmaker": None, "architect": None, "economist": None, "historian": None,
+    "politician": None, "photographer": None, "composer": None, "designer": None,
 }
 _SPEECH_VERBS = frozenset("said says told explained added wrote recalled admitted noted asked replied insisted".split())
 _PLACE_PREPOSITIONS = frozenset("in near from at outside across throughout".split())
@@ -414,15 +419,19 @@ def _cues(text: str, tokens: list[_Token], part: list[int]) -> Counter[str]:
     after = text[last.end : last.end + 40]
     before_words = re.findall(r"[\w’'-]+", before.lower())
     after_words = re.findall(r"[\w’'-]+", after.lower())
-    if words[-1] in ORGANISATION_ENDINGS or (len(words) > 2 and words[0] in ORGANISATION_STARTS and "of" in words):
+    # "Ministry of Health", "United States Department of State": an institution of a field.
+    of_field = "of" in words[1:] and words[words.index("of") - 1] in ORGANISATION_STARTS | ORGANISATION_ENDINGS
+    if words[-1] in ORGANISATION_ENDINGS or of_field:
         votes[ORGANISATION] += 4
-    if words[-1] in PLACE_ENDINGS:
+    elif words[-1] in PLACE_ENDINGS:
         votes[PLACE] += 4
     if before_words and before_words[-1] == "the" and not re.search(r"[\"“]\s*$", before):
         votes[_NOT_A_PERSON] += 1  # "the St. Louis Post-Dispatch": people's names take no "the"
     if len(words) == 1 and words[0].isupper() and len(words[0]) > 1:
         votes[PLACE if words[0].rstrip(".") in _COUNTRY_ACRONYMS else ORGANISATION] += 2
-    if before_words and before_words[-1] in _PLACE_PREPOSITIONS and not last.possessive:
+    if before_words[-1:] == ["in"] and "published" in before_words[-4:]:
+        votes[ORGANISATION] += 2  # a journal, "published on Thursday in Nature", is no place
+    elif before_words and before_words[-1] in _PLACE_PREPOSITIONS and not last.possessive:
         votes[PLACE] += 2  # "in Boise", but not "in Musk’s plan"
     if len(before_words) > 1 and before_words[-1] == "to" and before_words[-2] in _PLACE_VERBS_BEFORE_TO:
         votes[PLACE] += 2
@@ -561,7 +570,7 @@ def _person_like(entity: Entity) -> bool:
 
 def _decide_kind(entity: Entity) -> str | None:
     votes = {kind: entity.votes[kind] for kind in KINDS if entity.votes[kind]}
-    if entity.votes[_NOT_A_PERSON]:
+    if _not_a_person(entity):
         votes.pop(PERSON, None)
     if entity.votes[_SPOKE] >= 2:
         votes.pop(TITLE, None)  # "Day said ...": a name that speaks is no film, however many shows bear it
@@ -576,18 +585,29 @@ def _decide_kind(entity: Entity) -> str | None:
     return kind
 
 
+#: How many times the cues for a person must outnumber a "the" before the name ("the St. Louis
+#: Post-Dispatch") to outweigh it: "the Vanderbilt family" is still about a person named often.
+_PERSON_OVER_THE = 3
+
+
+def _not_a_person(entity: Entity) -> bool:
+    against = entity.votes[_NOT_A_PERSON]
+    return bool(against) and entity.votes[PERSON] <= _PERSON_OVER_THE * against
+
+
 _POSSESSIVES = frozenset("his her their its our my your".split())
 
 
 def _not_a_name(entity: Entity) -> bool:
     """Capitalised words that name no one: a title alone ("Attorney General"), a count or a
     possessive opening a run ("Four Navy ships", "His Band of Renown"), a role in the plural
-    ("Senators"), or an institution taken for a person ("University College London")."""
+    ("Senators"), the last word of a place's name alone ("State"), or an institution taken for
+    a person ("University College London")."""
     words = entity.name.split()
     if all(word in HONORIFICS for word in words) or words[0].lower() in WORD_NUMBERS or words[0].lower() in _POSSESSIVES:
         return True
-    if len(words) == 1 and entity.name.lower().removesuffix("s") in ROLE_WORDS:
-        return True
+    if len(words) == 1 and (entity.name.lower().removesuffix("s") in ROLE_WORDS or entity.name in PLACE_ENDINGS):
+        return True  # "Senators"; "State media reported": the word that ends a place's name, alone
     return entity.kind == PERSON and (words[0] in ORGANISATION_STARTS or words[-1] in ORGANISATION_ENDINGS)
 
 
@@ -631,7 +651,7 @@ def _read_genders(text: str, sentences: Sequence[Sentence], entities: dict[str, 
     people = [
         entity for entity in entities.values()
         if entity.kind == PERSON
-        or (entity.kind is None and not entity.votes[_NOT_A_PERSON] and (entity.votes[PERSON] or _name_shaped(entity.name)))
+        or (entity.kind is None and not _not_a_person(entity) and (entity.votes[PERSON] or _name_shaped(entity.name)))
     ]
     named_in: dict[int, set[str]] = {}
     for entity in people:

@@ -20,6 +20,7 @@ from quiz.generator.numbers import (
     WORD_NUMBER_PATTERN,
     WORD_NUMBERS,
     ClockForm,
+    MONTHS,
     DateForm,
     NumberForm,
     find_dates,
@@ -241,6 +242,8 @@ def _number_facts(text: str) -> list[Fact]:
     for match in _CLOCK.finditer(text):
         facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, parse_clock(match.group())))
     for match in _YEAR.finditer(text):
+        if _model_number(text, match.start(1), common):
+            continue  # "Electronic Commerce Directive 2000", "Zrínyi 2026": part of a name, no year
         facts.append(Fact("year", match.group(1), match.start(1), match.end(1), -1, NumberForm(Decimal(match.group(1)))))
     compound = Disjoint(match.span() for match in _COMPOUND_TIME.finditer(text))
     return [fact for fact in facts if not compound.overlaps(fact.start, fact.end) and not _converted(text, fact)]
@@ -271,16 +274,25 @@ _NOT_PLURALS = frozenset("was has is as this thus its his hers ours yours does g
 
 
 def _model_number(text: str, start: int, common: set[str]) -> bool:
-    """A number that names a model rather than counts: "four 777 freighters", "Boeing 787
-    jets" — after another number, or after a capitalised name the text never writes in
-    lowercase."""
+    """A number that names a model or a thing rather than counts: "four 777 freighters",
+    "Boeing 787 jets", "Area 51 has" — after another number, or after a capitalised name that
+    the text never writes in lowercase, or writes with this number in the middle of a sentence
+    ("to Area 51") too."""
     before = re.search(r"(^|[.!?\"“\n]\s*|\s)([\w’'-]+)\s+$", text[max(0, start - 40) : start])
     if before is None:
         return False
     word, opens_sentence = before.group(2), before.group(1).strip() != "" or before.start(2) == 0
     if word.isdigit() or word.lower() in WORD_NUMBERS:
         return True
-    return word[:1].isupper() and not opens_sentence and word.lower() not in common
+    if not word[:1].isupper() or word in MONTHS or word in _WEEKDAYS:
+        return False
+    if not opens_sentence and word.lower() not in common:
+        return True
+    number = re.match(r"[\d,.]+", text[start:])
+    return bool(number) and re.search(rf"\b[a-z]+ {re.escape(word)} {re.escape(number.group())}\b", text) is not None
+
+
+_WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
 
 
 _WORD = re.compile(r"[A-Za-z-]+")

@@ -29,7 +29,9 @@ MIN_QUOTE_WORDS = 6
 #: The sentence before, shown ahead of a prompt that leans on it, is at most this long.
 MAX_CONTEXT_WORDS = 35
 
-_LEANING_OPENERS = frozenset("it its this that these those they them their there such both neither another latter former".split())
+#: "Former" and "latter" are left out: opening a sentence they are adjectives ("Former CIA agent
+#: Tony Mendez died ..."); "the former" leans, and :data:`_POINTS_BACK` has it.
+_LEANING_OPENERS = frozenset("it its this that these those they them their there such both neither another".split())
 _SUBJECT_PRONOUNS = {"he": "male", "she": "female", "his": "male", "her": "female"}
 _PRONOUN = re.compile(r"\b(he|she|his|her)\b", re.IGNORECASE)
 _NOT_A_NOUN = frozenset("to and or in on at with for from by of that as than but after before when while so".split())
@@ -288,7 +290,9 @@ def _leans_on_what_came_before(quote: str, offset: int, article: Article, index:
     "this law", "these ports", a "they" with nothing before it that it could mean (outside
     quotation marks), or "the children" whose noun the sentences before introduced ("five
     children in a church bus")."""
-    narration = _narration(quote, offset, article)
+    # The prompt leaves out "earlier this week" (:func:`without_outside_references`), so it
+    # points back at nothing the player misses.
+    narration = _OPENING_TIME.sub(_spaces, _INNER_TIME.sub(_spaces, _narration(quote, offset, article)))
     if _POINTS_BACK.search(narration):
         return True
     they = _THEY.search(narration)
@@ -303,6 +307,10 @@ def _leans_on_what_came_before(quote: str, offset: int, article: Article, index:
         if noun not in _SHARED_NOUNS and re.search(rf"\b{re.escape(stem)}s?\b", previous):
             return True
     return False
+
+
+def _spaces(match: re.Match[str]) -> str:
+    return " " * len(match.group())
 
 
 def _stands_alone(text: str, article: Article | None = None) -> bool:

@@ -166,7 +166,7 @@ _RANGE_AFTER = re.compile(r"^\s*(?:to|and|-|–)\s*[\d$£€]")
 _JOINED_BEFORE = re.compile(rf"(?:\b(?:{WORD_NUMBER_PATTERN})|\d)\s+(?:to|or)\s*$", re.IGNORECASE)
 _JOINED_AFTER = re.compile(rf"^\s*(?:to|or|and|-|–)\s*(?:\d|(?:{WORD_NUMBER_PATTERN})\b)", re.IGNORECASE)
 #: "about ____ (five miles)": a conversion beside the blank gives the value away.
-_CONVERSION_AFTER = re.compile(r"^[\w\s-]{0,20}\(\s*(?:about\s+|around\s+|some\s+)?[\d$£€]|^[\w\s-]{0,20}\(\s*[a-z]+[- ](?:miles?|km|kilomet|feet|pounds?|kg)")
+_CONVERSION_AFTER = re.compile(r"^[\w\s-]{0,20}\(\s*(?:about\s+|around\s+|some\s+|[~≈]\s*)?[\d$£€]|^[\w\s-]{0,20}\(\s*[a-z]+[- ](?:miles?|km|kilomet|feet|pounds?|kg)")
 _CONVERSION_BEFORE = re.compile(r"\(\s*$")
 #: Names listed with "and" ("Doug Hurley and Bob Behnken", "Singapore, India, and Australia"),
 #: which a count beside them counts.

@@ -379,6 +379,16 @@ def test_of_a_name_and_a_figure_that_give_each_other_away_the_name_goes():
     assert all(question["kind"] != "text" or question["fuzzy"] for question in document["questions"])
 
 
+def test_names_give_way_before_a_figure_that_more_drafts_repeat():
+    text = (
+        "A deadly boat fire near Santa Cruz Island resulted in the death of all 33 passengers. "
+        "The boat, Conception, carried 33 passengers and six crew members."
+    )
+    assert [question["id"] for question in generate_questions(text)] == ["place-santa-cruz-island", "quantity-33", "quantity-six"]
+    document = draft_bank(text, title="Boat fire", article_id="boat", quiz_id="boat")
+    assert [question["id"] for question in document["questions"]] == ["quantity-33"]
+
+
 def test_typed_figures_load_as_number_questions():
     document = draft_bank(RINK, title="The Halden Ice Centre", article_id="halden", quiz_id="halden")
     bank = parse_bank(dump_yaml(document).encode(), "draft.yaml", base_dir=None)

@@ -149,3 +149,12 @@ def test_a_name_with_a_role_after_it_is_a_person():
     text = "Alex Lagakos, deputy director of the Greek Energy Forum, said the project is political. Lagakos said he doubted it."
     entities = {entity.name: entity for entity in find_entities(text, split_sentences(text))}
     assert (entities["Alex Lagakos"].kind, entities["Alex Lagakos"].gender) == (PERSON, "male")
+
+
+def test_a_role_before_a_name_outweighs_a_family_named_with_the():
+    found = entities_of(
+        "U.S. heiress Gloria Vanderbilt died on Monday at the age of 95, her son announced. "
+        "Vanderbilt was born in 1924 into the Vanderbilt family. Vanderbilt wrote books. Vanderbilt painted."
+    )
+    assert found["Gloria Vanderbilt"].kind == PERSON
+    assert found["Gloria Vanderbilt"].gender == "female"

@@ -193,3 +193,17 @@ def test_a_count_whose_items_or_next_ordinal_follow_is_not_asked():
     )
     assert found["10"] is None
     assert found["two"] is None
+
+
+def test_a_time_the_prompt_leaves_out_leans_on_nothing():
+    found = drafts("A deadly boat fire earlier this week near Santa Cruz Island resulted in the death of all 33 passengers.")
+    assert found["33"].prompt == (
+        f"Complete the sentence from the article: A deadly boat fire near Santa Cruz Island resulted in the death of all {BLANK} passengers."
+    )
+    assert drafts("A deadly boat fire this week near Santa Cruz Island killed 33 people.")["33"] is not None
+
+
+def test_former_opening_a_sentence_is_an_adjective():
+    found = drafts("Former CIA agent Tony Mendez died on Saturday, aged 78, at a Maryland care home.")
+    assert found["78"] is not None
+    assert drafts("Tom Reed and Ann Roe ran. The former won in 2003 by a second.")["2003"] is None

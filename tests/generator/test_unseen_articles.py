@@ -253,3 +253,37 @@ def test_a_country_whose_people_the_prompt_names_is_not_asked():
     text = "The cargo ship Namse Bangdzod is owned and operated by Indonesian companies and registered in Indonesia since 2018."
     assert "known-to-everyone" in failed(text, "Indonesia", ("Indonesia", "Malaysia", "Singapore"))
     assert "known-to-everyone" not in failed(text.replace("Indonesian", "local"), "Indonesia", ("Indonesia", "Malaysia", "Singapore"))
+
+
+def test_a_place_is_right_without_the_word_ending_its_name_but_not_as_that_word_alone():
+    text = (
+        "Over 2,000 residents near Mount Apo in Kidapawan City have been moved since 2019. "
+        "The nearest settlement to the base is Rachel in Lincoln County. County sheriff Kerry Lee spoke on Friday."
+    )
+    accepted = {question["id"]: question["accept"] for question in generate_questions(text) if question["kind"] == "text"}
+    assert accepted["place-kidapawan-city"] == ["Kidapawan City", "Kidapawan"]
+    assert accepted["place-lincoln-county"] == ["Lincoln County", "Lincoln"]
+
+
+def test_a_word_ending_place_names_a_journal_and_a_department_are_no_places():
+    found = {
+        entity.name: entity.kind
+        for entity in analyse(
+            "State media reported the recorder was found in 2019. In findings published on Thursday in PLoS "
+            "Computational Biology, scientists reported wing-flapping. Last April, the United States Department of "
+            "State designated the group."
+        ).entities
+    }
+    assert found.get("State") is None
+    assert found["PLoS Computational Biology"] != PLACE
+    assert found["United States Department of State"] != PLACE
+
+
+def test_a_conversion_after_a_tilde_and_a_number_inside_a_name_are_not_asked():
+    text = "A search with three helicopters covered 160 square miles (~415 km2) in 2019 and found nothing."
+    assert "number-cues" in failed(text, "160", ("120", "160", "200"))
+    named = analyse(
+        "The EU law Electronic Commerce Directive 2000 protects hosting sites. Hungary launched Zrínyi 2026 in 2017. "
+        "Thousands said they would storm Area 51 in 2019. Area 51 has for decades drawn 300 visitors a year."
+    )
+    assert [item.text for item in named.facts if item.kind in ("year", "quantity")] == ["2017", "2019", "300"]
