@@ -230,10 +230,12 @@ def _number_facts(text: str) -> list[Fact]:
             form = parse_number(groups["number"], scale=groups.get("scale") or "", unit=groups["unit"])
             facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, form))
     common = set(re.findall(r"\b[a-z]+\b", text))
+    # "to Area 51": a capitalised word and a number in the middle of a sentence, found in one pass.
+    named = set(re.findall(r"\b[a-z]+ ([A-Z][\w’'-]*) (\d[\d,.]*\d|\d)\b", text))
     for match in _COUNT.finditer(text):
         if match.group("number").isdigit() and _YEAR.fullmatch(match.group("number")):
             continue
-        if _model_number(text, match.start(), common):
+        if _model_number(text, match.start(), common, named):
             continue
         if _plural_after(text, match.end()) is None:
             continue
@@ -242,7 +244,7 @@ def _number_facts(text: str) -> list[Fact]:
     for match in _CLOCK.finditer(text):
         facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, parse_clock(match.group())))
     for match in _YEAR.finditer(text):
-        if _model_number(text, match.start(1), common):
+        if _model_number(text, match.start(1), common, named):
             continue  # "Electronic Commerce Directive 2000", "Zrínyi 2026": part of a name, no year
         facts.append(Fact("year", match.group(1), match.start(1), match.end(1), -1, NumberForm(Decimal(match.group(1)))))
     compound = Disjoint(match.span() for match in _COMPOUND_TIME.finditer(text))
@@ -273,7 +275,7 @@ def _converted(text: str, fact: Fact) -> bool:
 _NOT_PLURALS = frozenset("was has is as this thus its his hers ours yours does goes always across perhaps".split())
 
 
-def _model_number(text: str, start: int, common: set[str]) -> bool:
+def _model_number(text: str, start: int, common: set[str], named: set[tuple[str, str]]) -> bool:
     """A number that names a model or a thing rather than counts: "four 777 freighters",
     "Boeing 787 jets", "Area 51 has" — after another number, or after a capitalised name that
     the text never writes in lowercase, or writes with this number in the middle of a sentence
@@ -288,8 +290,8 @@ def _model_number(text: str, start: int, common: set[str]) -> bool:
         return False
     if not opens_sentence and word.lower() not in common:
         return True
-    number = re.match(r"[\d,.]+", text[start:])
-    return bool(number) and re.search(rf"\b[a-z]+ {re.escape(word)} {re.escape(number.group())}\b", text) is not None
+    number = re.match(r"\d[\d,.]*\d|\d", text[start : start + 20])
+    return number is not None and (word, number.group()) in named
 
 
 _WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
