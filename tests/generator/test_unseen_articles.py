@@ -60,6 +60,8 @@ def test_a_value_joined_to_the_blank_and_a_count_of_one_are_refused():
     assert "number-cues" in failed(text, "March 4", ("March 1", "March 4", "March 7", "March 9"))
     assert "number-cues" in failed(text, "one week", ("one week", "two weeks", "three weeks", "four weeks"))
     assert "number-cues" not in failed(text, "one-day", ("one-day", "two-day", "three-day", "four-day"))
+    trade = "Currently about 16–17 percent of African trade in 2019 occurs between African countries."
+    assert "number-cues" in failed(trade, "17 percent", ("14 percent", "15 percent", "17 percent", "60 percent"))
 
 
 def test_a_date_or_year_with_another_close_by_in_its_sentence_is_refused():
