@@ -389,9 +389,11 @@ _RELATIVE_TIME = (
 )
 _OPENING_TIME = re.compile(rf"^{_RELATIVE_TIME}, ", re.IGNORECASE)
 #: Inside the sentence: "on Thursday", "last week", or a bare day after a verb of saying ("said
-#: Tuesday"); not after "since", "until", "by", "from" or "of", which make it part of what is said.
+#: Tuesday"); not after "since", "until", "by", "from" or "of", which make it part of what is said,
+#: nor after "took place" or "happened", which would be left saying nothing.
 _INNER_TIME = re.compile(
-    rf"(?<!\bsince)(?<!\buntil)(?<!\bby)(?<!\bfrom)(?<!\bof),? (?:{_RELATIVE_TIME}|(?<=said |says ){_DAY})"
+    rf"(?<!\bsince)(?<!\buntil)(?<!\bby)(?<!\bfrom)(?<!\bof)(?<!took place)(?<!happened)(?<!occurred)"
+    rf",? (?:{_RELATIVE_TIME}|(?<=said |says ){_DAY})"
     r"(?=[,.;:!?]| (?!of\b))",
     re.IGNORECASE,
 )

@@ -110,6 +110,7 @@ def test_a_person_called_by_the_surname_alone_is_named_in_full():
     (f"Costco's store also limited sales to {BLANK} packs.", f"Costco's store limited sales to {BLANK} packs."),
     (f"On Thursday, police said {BLANK} others were also hurt.", f"Police said {BLANK} others were hurt."),
     (f"Not only the city but also {BLANK} towns were flooded.", None),
+    (f"She flew to {BLANK} for the assembly, which took place this week.", None),
     (f"The island, also known as {BLANK}, was evacuated.", None),
     (f'"We also won," {BLANK} said.', None),
 ])
