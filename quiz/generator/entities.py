@@ -451,7 +451,7 @@ def _cues(text: str, tokens: list[_Token], part: list[int]) -> Counter[str]:
         votes[PLACE] += 1
     if not in_list and re.search(r"[A-Z][a-z]+, $", before) and re.match(r"[,.;]", after):
         votes[PLACE] += 1
-    if re.match(r" of [A-Z][a-z]+\b(?! [A-Z])", after) and _name_shaped(" ".join(words)):
+    if re.match(r" of [A-Z][a-z]+\b(?! [A-Z])", after) and name_shaped(" ".join(words)):
         votes[PERSON] += 2  # "Geoffrey Mutai of Kenya"
     if re.search(r"\b[A-Z][a-z]+ [A-Z][a-z]+ of $", before) and len(words) == 1:
         votes[PLACE] += 2  # a nationality: "Geoffrey Mutai of Kenya"
@@ -459,7 +459,7 @@ def _cues(text: str, tokens: list[_Token], part: list[int]) -> Counter[str]:
         votes[PERSON] += 2
         votes[_SPOKE] += 2
     appositive = re.match(r", (?:a|an|the|her|his|their) ((?:[\w-]+ ?){1,4})", after)
-    if not appositive and _name_shaped(" ".join(words)):
+    if not appositive and name_shaped(" ".join(words)):
         appositive = re.match(r", ((?:[a-z][\w-]* ?){1,3})(?:of|at|for)\b", after)  # "Alex Lagakos, deputy director of ..."
     if appositive and any(word.lower() in ROLE_WORDS for word in appositive.group(1).split()):
         votes[PERSON] += 2  # "Ann Roe, a rival skater"
@@ -478,7 +478,7 @@ def _cues(text: str, tokens: list[_Token], part: list[int]) -> Counter[str]:
     return votes
 
 
-def _name_shaped(name: str) -> bool:
+def name_shaped(name: str) -> bool:
     """Two or three plain capitalised words, the shape of most people's names in the news."""
     words = name.split()
     return 2 <= len(words) <= 3 and all(re.fullmatch(r"[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*", word) for word in words)
@@ -565,7 +565,7 @@ def _link_short_names(entities: dict[str, Entity]) -> None:
 
 def _person_like(entity: Entity) -> bool:
     kind = _decide_kind(entity)
-    return kind == PERSON or (kind is None and _name_shaped(entity.name))
+    return kind == PERSON or (kind is None and name_shaped(entity.name))
 
 
 def _decide_kind(entity: Entity) -> str | None:
@@ -619,7 +619,7 @@ def _place_by_name(entity: Entity) -> None:
     known = known_place(entity.name)
     if known is not None:
         entity.kind = PLACE
-    elif entity.kind == PLACE and _name_shaped(entity.name) and entity.name.split()[-1] not in PLACE_ENDINGS:
+    elif entity.kind == PLACE and name_shaped(entity.name) and entity.name.split()[-1] not in PLACE_ENDINGS:
         # "in Pakistan, Mohammed Waseem, ...": two or three capitalised words that are no place
         # the gazetteer knows, and no "County" or "River", are a person's name as often as a
         # place's: undecided, rather than a person offered among places.
@@ -651,7 +651,7 @@ def _read_genders(text: str, sentences: Sequence[Sentence], entities: dict[str, 
     people = [
         entity for entity in entities.values()
         if entity.kind == PERSON
-        or (entity.kind is None and not _not_a_person(entity) and (entity.votes[PERSON] or _name_shaped(entity.name)))
+        or (entity.kind is None and not _not_a_person(entity) and (entity.votes[PERSON] or name_shaped(entity.name)))
     ]
     named_in: dict[int, set[str]] = {}
     for entity in people:

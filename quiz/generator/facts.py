@@ -192,7 +192,7 @@ _COUNT = re.compile(
 )
 _CLOCK = re.compile(r"(?<![\d:])\d:\d{2}:\d{2}(?![\d:])")
 #: "in 1922"; not a time of day ("at 1922 UTC"), a share ("2020 percent") or a length ("a 2000-year history").
-_YEAR = re.compile(r"(?<![\d$£€.,:/-])\b(1[6-9]\d\d|20\d\d)\b(?![\d%]|,\d|\.\d|-year| percent| (?:UTC|GMT|hours)\b)")
+_YEAR = re.compile(r"(?<![\d$£€.,:/-])\b(1[6-9]\d\d|20\d\d)\b(?![\d%]|,\d|\.\d|-year|-[A-Za-z]| percent| (?:UTC|GMT|hours)\b)")
 
 
 def analyse(text: str) -> Article:

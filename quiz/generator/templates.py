@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from quiz.generator.entities import ORGANISATION, PERSON, Entity, describes_someone
+from quiz.generator.entities import ORGANISATION, PERSON, Entity, name_shaped, describes_someone
 from quiz.generator.facts import Article, Fact
 from quiz.generator.sentences import Sentence
 from quiz.generator.spans import Enclosing
@@ -161,17 +161,31 @@ def _named_in_full(
     replaced by the full name) holds them."""
     edits = []
     seen = set(named)
-    for fact in article.facts_in(sentence.index):
-        at, end = fact.start - offset, fact.end - offset
-        if fact.kind != PERSON or fact.entity is None or fact.entity in seen or at < 0 or end > len(sentence_text):
+    people = [(fact.start, fact.end, fact.text, fact.entity) for fact in article.facts_in(sentence.index) if fact.kind == PERSON]
+    people += article.derived(_undecided_people).get(sentence.index, [])
+    for start, end_at, text, entity in sorted(people):
+        at, end = start - offset, end_at - offset
+        if entity is None or entity in seen or at < 0 or end > len(sentence_text):
             continue
-        seen.add(fact.entity)
-        if not fact.entity.endswith(f" {fact.text}") or (blank and at < blank[1] and blank[0] < end):
+        seen.add(entity)
+        if not entity.endswith(f" {text}") or (blank and at < blank[1] and blank[0] < end):
             continue
         if not narration[at:end].strip() or re.search(r"\b[A-Z][\w.’'-]*\s+$", sentence_text[:at]):
             continue
-        edits.append((at, end, fact.entity))
+        edits.append((at, end, entity))
     return edits
+
+
+def _undecided_people(article: Article) -> dict[int, list[tuple[int, int, str, str | None]]]:
+    """Each sentence's mentions of a name no cue decided the kind of but that has a person's
+    shape and was written in full before ("Bruce" after "Jack Bruce"): named in full like a
+    person's, since the player has not read the sentence that said who it is."""
+    found: dict[int, list[tuple[int, int, str, str | None]]] = {}
+    for entity in article.entities:
+        if entity.kind is None and name_shaped(entity.name):
+            for mention in entity.mentions:
+                found.setdefault(mention.sentence, []).append((mention.start, mention.end, mention.text, entity.name))
+    return found
 
 
 def _unsure_names(article: Article) -> dict[int, list[int]]:

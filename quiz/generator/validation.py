@@ -263,9 +263,18 @@ def known_to_everyone(candidate: Candidate) -> str | None:
         return "the place a town is in is general knowledge, not the article's"
     if draft.fact.kind == "year" and re.search(r"\bcensus\b", draft.before[-30:] + draft.after[:20], re.IGNORECASE):
         return "a census year ends in 0"
+    if draft.fact.kind == "year" and _CYCLE_AFTER.match(draft.after):
+        return "an election or a games comes every few years: the choices out of step are plainly wrong"
     if draft.fact.kind == PLACE and _demonym_in(draft.answer, draft.prompt):
         return "the prompt names the answer's people (\"Indonesian companies ... registered in ____\")"
     return None
+
+
+#: "the ____ U.S. presidential election", "the ____ Summer Olympics": events on a cycle.
+_CYCLE_AFTER = re.compile(
+    r"^(?:\s+(?:U\.S\.|US|American|[A-Z][a-z]+n))?(?:\s+(?:presidential|general|midterm|parliamentary|federal))?"
+    r"\s+(?:elections?|Olympics|Olympic Games|(?:Summer|Winter) (?:Olympics|Games)|World Cup)\b"
+)
 
 
 def _demonym_in(place: str, prompt: str) -> bool:

@@ -91,6 +91,11 @@ def test_a_person_called_by_the_surname_alone_is_named_in_full():
     assert asked.prompt.endswith(f": {BLANK} had served eight years of a sixteen-year sentence before his release in 2018.")
 
 
+def test_a_name_of_undecided_kind_called_by_the_surname_alone_is_named_in_full():
+    text = "Cream formed with Jack Bruce on bass. In 1968 the band split, Ginger Baker and Bruce having fallen out over 14 months."
+    assert drafts(text)["14 months"].prompt.endswith(f": In 1968 the band split, Ginger Baker and Jack Bruce having fallen out over {BLANK}.")
+
+
 @pytest.mark.parametrize("stem, shown", [
     (f"On Thursday, police said {BLANK} people died.", f"Police said {BLANK} people died."),
     (f"On Thursday local time, the government began a {BLANK} shutdown.", f"The government began a {BLANK} shutdown."),
