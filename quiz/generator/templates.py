@@ -277,7 +277,9 @@ _POINTS_BACK = re.compile(
     rf"|\bthat\s+(?:{_TIMES}|number|figure|amount|total)\b"
     r"|^(?:The|the)\s+(?:move|decision|deal|incident|attack|event|announcement|plan|law|bill|state|city|country|"
     r"company|firm|group|man|woman|men|women|victim|victims|suspect|pair|couple|case|crash|fire|report|doctrines?|"
-    r"changes?|measures?|agreement|meeting|vote|ruling|order|ban|proposal|project|program|programme|accused|crime)\b"
+    r"changes?|measures?|agreement|meeting|vote|ruling|order|ban|proposal|project|program|programme|accused|crime|"
+    r"election|study|survey|research|researchers|scientists|findings|office|team|band|trio|court|investigation|"
+    r"operation|mission|deceased)\b"
     # "a similar eruption", "having thus armed himself", "the vaccination drive itself",
     # "another suspect", "However, ...", "Specifically, ...": each compares with, adds to or
     # follows on from what came before.

@@ -160,6 +160,12 @@ def test_there_meaning_a_place_named_before_leans_on_it():
     assert drafts("There were 6,500 runners in the race on Sunday morning.")["6,500"] is not None
 
 
+def test_the_election_or_the_study_of_the_sentences_before_leans_on_them():
+    assert drafts("Thai parties named their candidates in 2019. The election is scheduled for March 24.")["March 24"] is None
+    found = drafts("Thailand will hold a general election in 2019. The election is scheduled for March 24.")
+    assert found["March 24"].prompt.startswith("The article says: “Thailand will hold a general election in 2019.”")
+
+
 def test_both_and_another_lean_on_the_sentence_before():
     found = drafts("Carlsberg made two offers in June. Both were rejected before the third was accepted on July 8.")
     assert found["July 8"] is None
