@@ -298,22 +298,6 @@ def reported_when(candidate: Candidate) -> str | None:
     return None
 
 
-#: Where a story's lead ends: its first sentences (the headline's among them), or the first
-#: share of its text, whichever is longer. Graded blind, the places and the dates told after it
-#: were the settings of side facts: 2 of 38 acceptable, against 8 of 22 in the lead
-#: (bench/generator_quality.md, rounds 23 and 25).
-LEAD_SENTENCES, LEAD_SHARE = 3, 0.2
-
-
-def told_after_the_lead(candidate: Candidate) -> str | None:
-    fact = candidate.draft.fact
-    if fact.kind not in (PLACE, "date") or fact.sentence < LEAD_SENTENCES:
-        return None
-    if fact.start > LEAD_SHARE * len(candidate.article.text):
-        return "a place or a date told after the lead sets a side fact"
-    return None
-
-
 def not_main_subject(candidate: Candidate) -> str | None:
     fact = candidate.draft.fact
     if fact.entity is not None and fact.entity in candidate.article.subjects:
@@ -408,7 +392,6 @@ CHECKS: dict[str, Check] = {
     "reported-when": reported_when,
     "known-to-everyone": known_to_everyone,
     "main-subject": not_main_subject,
-    "after-the-lead": told_after_the_lead,
     "speaker": speaker_asked,
     "name-worth-typing": name_worth_typing,
 }

@@ -63,7 +63,7 @@ def test_what_the_articles_lend_is_indexed_once_for_every_question(monkeypatch):
 
     monkeypatch.setattr(distractors._Lendable, "__init__", counted)
     texts = [path.read_text(encoding="utf-8") for path in ARTICLE_FILES[:4]]
-    assert len(generate_questions(texts[0], other_texts=texts[1:])) >= 8
+    assert len(generate_questions(texts[0], other_texts=texts[1:])) > 10
     assert indexed.count(1) == 1  # the article's own
     assert indexed.count(3) <= 1  # the other three articles', together, when first needed
     assert len(indexed) <= 2

@@ -258,13 +258,13 @@ def test_a_country_whose_people_the_prompt_names_is_not_asked():
 
 
 def test_a_place_is_right_without_the_word_ending_its_name_but_not_as_that_word_alone():
-    def accepted(text: str) -> dict[str, list[str]]:
-        return {question["id"]: question["accept"] for question in generate_questions(text) if question["kind"] == "text"}
-
-    moved = "Over 2,000 residents near Mount Apo in Kidapawan City have been moved since 2019."
-    assert accepted(moved)["place-kidapawan-city"] == ["Kidapawan City", "Kidapawan"]
-    nearest = "The nearest settlement to the base is Rachel in Lincoln County. County sheriff Kerry Lee spoke on Friday."
-    assert accepted(nearest)["place-lincoln-county"] == ["Lincoln County", "Lincoln"]
+    text = (
+        "Over 2,000 residents near Mount Apo in Kidapawan City have been moved since 2019. "
+        "The nearest settlement to the base is Rachel in Lincoln County. County sheriff Kerry Lee spoke on Friday."
+    )
+    accepted = {question["id"]: question["accept"] for question in generate_questions(text) if question["kind"] == "text"}
+    assert accepted["place-kidapawan-city"] == ["Kidapawan City", "Kidapawan"]
+    assert accepted["place-lincoln-county"] == ["Lincoln County", "Lincoln"]
 
 
 def test_a_word_ending_place_names_a_journal_and_a_department_are_no_places():
