@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from quiz.generator.entities import ORGANISATION, PERSON, Entity, name_shaped, describes_someone
+from quiz.generator.entities import ORGANISATION, PERSON, Entity, describes_someone, name_shaped
 from quiz.generator.facts import Article, Fact
 from quiz.generator.sentences import Sentence
 from quiz.generator.spans import Enclosing

@@ -162,7 +162,8 @@ _BOUND_BEFORE = re.compile(
 #: "from ____ to 60%", "between ____ and 12": the other end tells which choices fit.
 _RANGE = re.compile(r"\b(?:from|between)\s*$|\b(?:from|between)\s+[\d$£€][^\s]*\s+(?:to|and)\s*$", re.IGNORECASE)
 _RANGE_AFTER = re.compile(r"^\s*(?:to|and|-|–)\s*[\d$£€]")
-#: "two to ____ hundred", "March ____ and 5", "16–____ percent": a value joined to the blank, with no "from".
+#: "two to ____ hundred", "March ____ and 5", "16–____ percent": a value joined to the blank,
+#: with no "from".
 _JOINED_BEFORE = re.compile(rf"(?:\b(?:{WORD_NUMBER_PATTERN})|\d)\s+(?:to|or)\s*$|\d\s*[-–]\s*$", re.IGNORECASE)
 _JOINED_AFTER = re.compile(rf"^\s*(?:to|or|and|-|–)\s*(?:\d|(?:{WORD_NUMBER_PATTERN})\b)", re.IGNORECASE)
 #: "about ____ (five miles)": a conversion beside the blank gives the value away.
