@@ -31,7 +31,7 @@ MAX_CONTEXT_WORDS = 35
 
 #: "Former" and "latter" are left out: opening a sentence they are adjectives ("Former CIA agent
 #: Tony Mendez died ..."); "the former" leans, and :data:`_POINTS_BACK` has it.
-_LEANING_OPENERS = frozenset("it its this that these those they them their there such both neither another".split())
+_LEANING_OPENERS = frozenset("it its this that these those they them their there here such both neither another".split())
 _SUBJECT_PRONOUNS = {"he": "male", "she": "female", "his": "male", "her": "female"}
 _PRONOUN = re.compile(r"\b(he|she|his|her)\b", re.IGNORECASE)
 _NOT_A_NOUN = frozenset("to and or in on at with for from by of that as than but after before when while so".split())

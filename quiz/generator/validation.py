@@ -161,7 +161,11 @@ _BOUND_BEFORE = re.compile(
 )
 #: "from ____ to 60%", "between ____ and 12": the other end tells which choices fit.
 _RANGE = re.compile(r"\b(?:from|between)\s*$|\b(?:from|between)\s+[\d$£€][^\s]*\s+(?:to|and)\s*$", re.IGNORECASE)
-_RANGE_AFTER = re.compile(r"^\s*(?:to|and|-|–)\s*[\d$£€]")
+#: "from ____ people to six": the other end, after what is counted.
+_RANGE_AFTER = re.compile(rf"^\s*(?:[a-z]+\s+)?(?:to|and|-|–)\s*(?:[\d$£€]|(?:{WORD_NUMBER_PATTERN})\b)", re.IGNORECASE)
+#: "more than half of the officials were women, at ____%".
+_PERCENT = re.compile(r"%|\bper ?cent\b", re.IGNORECASE)
+_HALF = re.compile(r"\b(?:more|less|fewer) than half\b|\b(?:a|the) (?:majority|minority)\b", re.IGNORECASE)
 #: "two to ____ hundred", "March ____ and 5", "16–____ percent": a value joined to the blank,
 #: with no "from".
 _JOINED_BEFORE = re.compile(rf"(?:\b(?:{WORD_NUMBER_PATTERN})|\d)\s+(?:to|or)\s*$|\d\s*[-–]\s*$", re.IGNORECASE)
@@ -236,6 +240,8 @@ def number_cues(candidate: Candidate) -> str | None:
         return "\"by ____\" or \"before ____\" is true of every later choice too, \"after ____\" of every earlier one"
     if _RANGE.search(before) and (_RANGE_AFTER.match(after) or not before.rstrip().endswith(("from", "between"))):
         return "the other end of a range tells which choices fit"
+    if draft.fact.kind in _NUMBER_KINDS and _PERCENT.search(draft.answer + after[:12]) and _HALF.search(before + after):
+        return "\"more than half\" or \"a majority\" tells which side of 50% the answer is on"
     if draft.fact.kind != "year" and (_JOINED_BEFORE.search(before) or _JOINED_AFTER.match(after)):
         return "the value joined to it (\"two to ____ hundred\", \"____ and 5\") tells which choices fit"
     form = draft.fact.form

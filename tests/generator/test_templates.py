@@ -30,6 +30,8 @@ def test_an_ambiguous_pronoun_or_a_leaning_opener_gives_no_question():
     found = drafts(text)
     assert found["1990"] is None  # Jane or Ann?
     assert found["three days"] is None  # "It" leans on the sentence before
+    here = "Scientists studied frogs in Florida in 2019. Here, researchers evaluated CT scans of 158 different species of frogs."
+    assert drafts(here)["158"].prompt.startswith("The article says: “Scientists studied frogs in Florida in 2019.”")
 
 
 def test_wh_templates_for_ages_at_death_and_quotations():

@@ -297,3 +297,12 @@ def test_the_year_of_an_election_or_a_games_and_a_year_inside_a_code_are_not_ask
     assert "known-to-everyone" in failed(text, "2021", ("2019", "2020", "2021", "2022"))
     assert "known-to-everyone" not in failed("The bridge opened in 2020 after a long delay.", "2020", ("2017", "2018", "2019", "2020"))
     assert [item.text for item in analyse("The virus, called 2019-nCoV, spread in 2020.").facts if item.kind == "year"] == ["2020"]
+
+
+def test_the_other_end_of_a_change_and_more_than_half_tell_the_choices():
+    toll = "Aftershocks in 2019 have increased the death toll of the event from five people to six after a landslide."
+    assert "number-cues" in failed(toll, "five", ("five", "seven", "eight", "nine"))
+    nevada = "Nevada became the first state in 2019 in which more than half of the officials were women, at 50.8 percent."
+    assert "number-cues" in failed(nevada, "50.8 percent", ("32.5 percent", "36.6 percent", "42.2 percent", "50.8 percent"))
+    fans = "The club drew 65,000 fans from 12 countries in 2019, a record for the ground."
+    assert "number-cues" not in failed(fans, "65,000", ("45,000", "55,000", "65,000", "75,000"))
