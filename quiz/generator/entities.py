@@ -95,7 +95,7 @@ _SPEECH_VERBS = frozenset("said says told explained added wrote recalled admitte
 _PLACE_PREPOSITIONS = frozenset("in near from at outside across throughout".split())
 _PLACE_VERBS_BEFORE_TO = frozenset("moved returned travelled traveled flew went relocated emigrated".split())
 _WORK_NOUNS = frozenset("film movie book novel album song show series play documentary musical opera memoir".split())
-_WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
+WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
 _MONTH_WORDS = frozenset(MONTHS) | frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec".split())
 _CONNECTORS = frozenset("of & de van von der da du del".split())
 #: Capitalised words that start sentences without naming anything.
@@ -226,7 +226,7 @@ def _tokens(text: str, sentence: Sentence) -> list[_Token]:
 
 def _is_capitalised(token: _Token, at_start: bool, vocabulary: set[str]) -> bool:
     word = token.text
-    if not word[:1].isupper() or word in _WEEKDAYS or word.rstrip(".") in _MONTH_WORDS or word == "I" or word.startswith(("I'", "I’")):
+    if not word[:1].isupper() or word in WEEKDAYS or word.rstrip(".") in _MONTH_WORDS or word == "I" or word.startswith(("I'", "I’")):
         return False
     if word.isupper() and len(word.replace(".", "")) > 5:
         return False  # a shouted dateline ("REGION"), not a name

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from quiz.generator.entities import ORGANISATION, PERSON, PLACE, TITLE, Entity, find_entities, main_subjects
+from quiz.generator.entities import ORGANISATION, PERSON, PLACE, TITLE, WEEKDAYS, Entity, find_entities, main_subjects
 from quiz.generator.numbers import (
     WORD_NUMBER_PATTERN,
     WORD_NUMBERS,
@@ -286,15 +286,12 @@ def _model_number(text: str, start: int, common: set[str], named: set[tuple[str,
     word, opens_sentence = before.group(2), before.group(1).strip() != "" or before.start(2) == 0
     if word.isdigit() or word.lower() in WORD_NUMBERS:
         return True
-    if not word[:1].isupper() or word in MONTHS or word in _WEEKDAYS:
+    if not word[:1].isupper() or word in MONTHS or word in WEEKDAYS:
         return False
     if not opens_sentence and word.lower() not in common:
         return True
     number = re.match(r"\d[\d,.]*\d|\d", text[start : start + 20])
     return number is not None and (word, number.group()) in named
-
-
-_WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
 
 
 _WORD = re.compile(r"[A-Za-z-]+")
