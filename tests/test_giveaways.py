@@ -111,6 +111,31 @@ def test_a_quote_that_holds_another_answer_is_reported(write_bank):
     assert any("questions[1] (coach): its quote gives away questions[0] (opened): “1990”" in line for line in messages)
 
 
+@pytest.mark.parametrize("answer, unit, elsewhere, found", [
+    (30, "years", "She taught there for thirty years.", "thirty"),
+    (30, None, "She taught there for thirty years.", "thirty"),
+    (2, "years", "It closed for two years.", "two years"),
+    (2, "coaches", "It closed for two years.", None),  # "two" alone says too little
+    (1, None, "She was one of its coaches.", None),
+])
+def test_a_typed_number_is_given_away_by_its_word_too(write_bank, answer, unit, elsewhere, found):
+    typed = f"""\
+  - id: taught
+    kind: number
+    prompt: For how long did the first coach teach at the rink?
+    answer: {answer}
+{f"    unit: {unit}" if unit else ""}
+    explanation: As the article says.
+    source: who taught there for thirty years
+"""
+    path = bank_file(write_bank, CLEAN.replace("She taught there for decades.", elsewhere) + typed)
+    messages = [line for line in lint_messages(path) if "gives away questions[3] (taught)" in line]
+    if found is None:
+        assert messages == []
+    else:
+        assert messages == [f"{path}:24:5: questions[1] (coach): its explanation gives away questions[3] (taught): “{found}”"]
+
+
 @pytest.mark.parametrize("choices, correct, message", [
     ('[Sing and skate but not speak, Speak and skate but not sing, "Speak, sing and skate"]', '"Speak, sing and skate"',
      "is the only one without “but not”"),

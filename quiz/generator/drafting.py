@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from quiz.kinds import KINDS
 from quiz.quotes import fold
 from quiz.generator import distractors
 from quiz.generator.entities import PERSON, PLACE, PLACE_ENDINGS, TITLE
@@ -157,7 +158,7 @@ def drafted_entries(
     kept = _selected(_sound_candidates(article, others, kinds))
     # A wrong choice that is another question's answer tells that answer away (quiz lint says
     # so): the choices are drawn again, leaving out the answers of the questions kept.
-    answers = frozenset(fold(candidate.draft.answer).casefold() for candidate in kept)
+    answers = frozenset(phrase for candidate in kept for phrase in _answer_phrases(candidate, article))
     if answers:
         kept = _selected(_sound_candidates(article, others, kinds, answers))
     if acceptable is not None:
@@ -165,6 +166,16 @@ def drafted_entries(
         allowed = acceptable(trial)
         kept = [candidate for candidate, entry in zip(kept, trial) if entry["id"] in allowed]
     return _entries(_best(kept, max_questions), article)
+
+
+def _answer_phrases(candidate: Candidate, article: Article) -> list[str]:
+    """What tells a candidate's answer (folded): the answer as written, and a typed number's
+    digits and word ("three" of "three months", see :meth:`NumberKind.answer_phrases`)."""
+    phrases = [fold(candidate.draft.answer).casefold()]
+    typed = _typed_number(candidate, article)
+    if typed is not None:
+        phrases += KINDS["number"].answer_phrases((), typed)
+    return phrases
 
 
 def _entries(candidates: list[Candidate], article: Article) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from quiz.generator.spans import Disjoint
+from quiz.kinds.number import WORD_NUMBERS
 
 MONTHS = tuple(calendar.month_name)[1:]
 _MONTH_ABBREVIATIONS = ("Jan.", "Feb.", "March", "April", "May", "June", "July", "Aug.", "Sept.", "Oct.", "Nov.", "Dec.")
@@ -24,12 +25,6 @@ MONTH_PATTERN = (
     r"|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
 )
 
-WORD_NUMBERS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
-    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-}
 _NUMBER_WORDS = {value: word for word, value in WORD_NUMBERS.items()}
 WORD_NUMBER_PATTERN = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
 SCALES = ("thousand", "million", "billion", "trillion")

@@ -34,6 +34,18 @@ MAX_TYPED = 40
 #: Distinct values a tally shows; the rest are counted together.
 TALLY_ROWS = 8
 
+#: Numbers as English spells them out ("six minutes").
+WORD_NUMBERS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+}
+_NUMBER_WORDS = {number: word for word, number in WORD_NUMBERS.items()}
+#: Below this, a number's word gives it away only beside the unit ("two years"): "one" and
+#: "two" stand in "one of them", "no one" or "the two men" far more often than they count.
+_WORD_ALONE_FROM = 3
+
 _GROUPED = re.compile(r"\d{1,3}(,\d{3})+(\.\d+)?")
 _PLAIN = re.compile(r"\d+([.,]\d+)?|[.,]\d+")
 
@@ -147,7 +159,15 @@ class NumberKind(Kind):
             return []
         written = format_number(answer)
         grouped = f"{answer:,}" if float(answer).is_integer() and abs(answer) >= 1000 else written
-        return sorted({written, grouped.replace(".0", "") if grouped.endswith(".0") else grouped})
+        phrases = {written, grouped.replace(".0", "") if grouped.endswith(".0") else grouped}
+        # "six minutes" in one prompt tells another's typed 6 as plainly as "6" would.
+        word = _NUMBER_WORDS.get(answer)
+        unit = (answer_key or {}).get("unit")
+        if word is not None and answer >= _WORD_ALONE_FROM:
+            phrases.add(word)
+        elif word is not None and unit:
+            phrases.add(f"{word} {unit}")
+        return sorted(phrases)
 
     def answer_text(self, shown: Sequence[ChoiceData], selected_mask: int, response: str | None) -> str:
         value = response_value(response)

@@ -389,6 +389,17 @@ def test_names_give_way_before_a_figure_that_more_drafts_repeat():
     assert [question["id"] for question in document["questions"]] == ["quantity-33"]
 
 
+def test_no_wrong_choice_is_the_word_of_another_questions_typed_figure():
+    text = (
+        "The Vatican is to decide within a month if an investigation is required, and the investigation "
+        "ordinarily has to be completed in three months. Per the doctrines, testimony of two witnesses is "
+        "required to convict a person for the alleged crime."
+    )
+    months, witnesses = generate_questions(text)
+    assert (months["kind"], months["answer"]) == ("number", 3)
+    assert "three" not in witnesses.get("choices", [])
+
+
 def test_typed_figures_load_as_number_questions():
     document = draft_bank(RINK, title="The Halden Ice Centre", article_id="halden", quiz_id="halden")
     bank = parse_bank(dump_yaml(document).encode(), "draft.yaml", base_dir=None)
