@@ -292,8 +292,17 @@ _THEY = re.compile(r"\b(?:they|them|their|him)\b", re.IGNORECASE)
 _THAT_TIME = re.compile(rf"\bthat\s+(?:{_TIMES})\b", re.IGNORECASE)
 #: What "they" or "him" may mean in the words before it: a plural noun, a name, or two things joined.
 _PLURAL_BEFORE = re.compile(r"\b[a-z]{3,}s\b|(?<!^)\b[A-Z][a-z]+|\band\b")
-#: "the children", "the minibus": a thing the sentences before introduced, unless a name follows.
-_THE_NOUN = re.compile(r"\b(?:The|the)\s+([a-z]{4,})\b(?!\s+(?:of|with|for|in|at|to|from)\s+[A-Z])(?!\s+[A-Z])")
+#: Words before a noun that count or order what the sentences before introduced: "the two
+#: explosions", "the ____ explosions", "the final victim", "the second debate".
+_COUNTING = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+|_+|first|second|third|fourth|fifth|last|final|"
+    r"next|previous|following|latest|earlier|later)"
+)
+#: "the children", "the minibus", "the two explosions": a thing the sentences before introduced
+#: (the noun, after a word that counts it), unless a name follows.
+_THE_NOUN = re.compile(
+    rf"\b(?:The|the)\s+(?:{_COUNTING}\s+)?([a-z]{{4,}})\b(?!\s+(?:of|with|for|in|at|to|from)\s+[A-Z])(?!\s+[A-Z])"
+)
 #: Nouns "the" may go with in any story, which need nothing before them.
 _SHARED_NOUNS = frozenset(
     "world public government police press time first last same following most rest media internet "
@@ -451,7 +460,7 @@ def _context(article: Article, index: int) -> str | None:
     text, start = _body(sentence), sentence.start + sentence.body
     if not MIN_QUOTE_WORDS <= len(text.split()) <= MAX_CONTEXT_WORDS or cuts_quotation(article, start, start + len(text)):
         return None
-    if not _stands_alone(text, article) or _leans_on_what_came_before(text, start, article, index - 1):
+    if _asks(text) or not _stands_alone(text, article) or _leans_on_what_came_before(text, start, article, index - 1):
         return None
     if _PRONOUN.search(_narration(text, start, article)):
         return None
@@ -459,6 +468,11 @@ def _context(article: Article, index: int) -> str | None:
     if last and last.group(1).lower() in _FUNCTION_WORDS:
         return None  # "... listed no results for the.": a sentence cut short
     return text
+
+
+def _asks(text: str) -> bool:
+    """Whether a sentence is a question (an interviewer's, a rhetorical one)."""
+    return text.rstrip(" \"'”’)").endswith("?")
 
 
 def _shares_a_word(context: str, quote: str) -> bool:
@@ -480,6 +494,8 @@ def cloze(fact: Fact, article: Article) -> Draft | None:
     context = None
     if quote.rstrip().endswith(":"):
         return None  # it announces a list the prompt leaves out
+    if _asks(quote):
+        return None  # a question asks; what it takes for granted is no fact the article states
     if not _stands_alone(quote, article) or _leans_on_what_came_before(quote, quote_start, article, fact.sentence):
         sentence = article.sentences[fact.sentence]
         # Only a whole sentence follows the one before; "that day" it does not date.

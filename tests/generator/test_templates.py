@@ -168,6 +168,26 @@ def test_the_election_or_the_study_of_the_sentences_before_leans_on_them():
     assert found["March 24"].prompt.startswith("The article says: “Thailand will hold a general election in 2019.”")
 
 
+def test_a_thing_counted_or_ordered_that_the_sentences_before_introduced_leans_on_them():
+    text = (
+        "A gas explosion hit an apartment block in Magnitogorsk and a minibus exploded nearby on Monday. "
+        "Officials said 39 people died in the explosion at the block. "
+        "The FSB denies the two explosions are related."
+    )
+    assert drafts(text)["two"] is None
+    debates = "Two debates were held in Ohio and in Utah. The final debate is scheduled for October 22."
+    assert drafts(debates)["October 22"].prompt.startswith("The article says: “Two debates were held")
+
+
+def test_a_question_is_no_fact_to_ask_nor_a_sentence_to_show_before_one():
+    found = drafts(
+        "Siegel studied gun ownership in 2019. Given that some key data is from 2004, how well do you think "
+        "your results apply today? They apply to 50 states."
+    )
+    assert found["2004"] is None
+    assert found["50"] is None or "apply today?" not in found["50"].prompt
+
+
 def test_both_and_another_lean_on_the_sentence_before():
     found = drafts("Carlsberg made two offers in June. Both were rejected before the third was accepted on July 8.")
     assert found["July 8"] is None
