@@ -326,14 +326,13 @@ def _typed_name(candidate: Candidate, article: Article) -> dict[str, Any] | None
     entity = article.entity(draft.fact.entity)
     written = [draft.answer, *(mention.text for mention in entity.mentions)] if entity else [draft.answer]
     if draft.fact.kind == PLACE:
-        # "Kidapawan" for Kidapawan City is right, unless the article writes it apart (Jakarta
-        # beside Jakarta Bay); "County" alone, for Lincoln County, is not.
+        # "Kidapawan" for Kidapawan City is right, unless the article writes it apart (Lincoln
+        # beside Lincoln County); "County" alone, for Lincoln County, is not.
         *name, ending = draft.answer.split() or [""]
         if name and ending in PLACE_ENDINGS:
             written = [text for text in written if text != ending]
-            short = " ".join(name)
-            if _folded(short) not in article.derived(_short_places_apart):
-                written.append(short)
+        if name and ending in SHORTENED_ENDINGS and _folded(" ".join(name)) not in article.derived(_short_places_apart):
+            written.append(" ".join(name))
     if draft.fact.kind == PERSON and len(draft.answer.split()) > 1:
         surname = draft.answer.split()[-1]
         if sum(person.split()[-1] == surname for person in article.derived(_people)) == 1:
@@ -358,7 +357,12 @@ def _short_places_apart(article: Article) -> set[str]:
     return {found for found in re.findall(rf"(?<!\w)(?:{parts})(?!\w)", _folded(article.text)) if found in shorts}
 
 
-_ENDINGS = frozenset(_folded(ending) for ending in PLACE_ENDINGS)
+#: The words ending a place's name that its short form goes without, the same place ("Kidapawan"
+#: of Kidapawan City, "Abaco" of the Abaco Islands). Others leave another place or a common word
+#: (Carmel of Carmel Valley, Miami of Miami Beach, "Wall" of Wall Street, "Czech" of the Czech
+#: Republic).
+SHORTENED_ENDINGS = frozenset("City County Town Village Islands Province Region District Desert Ocean Peninsula Mountains".split())
+_ENDINGS = frozenset(_folded(ending) for ending in SHORTENED_ENDINGS)
 
 
 def _people(article: Article) -> list[str]:

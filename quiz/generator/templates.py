@@ -417,12 +417,21 @@ _OPENING_TIME = re.compile(rf"^{_RELATIVE_TIME}, ", re.IGNORECASE)
 #: Tuesday"); not after "since", "until", "by", "from" or "of", which make it part of what is said,
 #: nor after "took place" or "happened", which would be left saying nothing.
 _INNER_TIME = re.compile(
-    rf"(?<!\bsince)(?<!\buntil)(?<!\bby)(?<!\bfrom)(?<!\bof)(?<!took place)(?<!happened)(?<!occurred)"
+    rf"(?<!\bsince)(?<!\buntil)(?<!\bby)(?<!\bfrom)(?<!\bof)(?<!\bthan)(?<!took place)(?<!happened)(?<!occurred)"
     rf",? (?:{_RELATIVE_TIME}|(?<=said |says ){_DAY})"
-    r"(?=[,.;:!?]| (?!of\b))",
+    r"(?=[,.;:!?]| (?!of\b|\d))",
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")
+#: A time told from the day the story was filed that the prompt keeps ("began last November",
+#: "greater than last year", "as of today"): the player cannot place it.
+_TIME_LEFT = re.compile(
+    r"\b(?:(?:last|this|next) (?:week|weekend|month|year|spring|summer|autumn|fall|winter|"
+    r"January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)|as of (?:Monday|Tuesday|Wednesday|Thursday|Friday|"
+    r"Saturday|Sunday)|yesterday|(?<!USA )today|tonight|tomorrow)\b",
+    re.IGNORECASE,
+)
 
 
 #: "also" adds the sentence to one before it, which the player has not read ("Costco also
@@ -514,6 +523,8 @@ def cloze(fact: Fact, article: Article) -> Draft | None:
     stem, _ = resolved
     filled = stem.replace(BLANK, fact.shown, 1)
     shown = without_outside_references(stem)
+    if _TIME_LEFT.search(_QUOTED.sub(" ", shown)):
+        return None  # "began last November": when, the player cannot tell
     prompt = f"Complete the sentence from the article: {shown}"
     if context is not None:
         prompt = f"The article says: “{without_outside_references(context)}” Complete the sentence that follows: {shown}"

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from quiz.generator import generate_questions
+from quiz.generator import generate_questions, read_article
 from quiz.generator.distractors import choose
 from quiz.generator.entities import PERSON, PLACE
 from quiz.generator.facts import analyse
 from quiz.generator.templates import draft_for
 from quiz.generator.validation import Candidate, problems
+from tests.conftest import REPO
 
 
 def fact(article, text):
@@ -265,6 +266,12 @@ def test_a_place_is_right_without_the_word_ending_its_name_but_not_as_that_word_
     accepted = {question["id"]: question["accept"] for question in generate_questions(text) if question["kind"] == "text"}
     assert accepted["place-kidapawan-city"] == ["Kidapawan City", "Kidapawan"]
     assert accepted["place-lincoln-county"] == ["Lincoln County", "Lincoln"]
+
+
+def test_a_place_whose_ending_is_part_of_its_name_needs_it():
+    _, text = read_article((REPO / "bench" / "articles" / "dev" / "actor-doris-day-dies-at-97.txt").read_bytes(), "day")
+    accepted = {question["id"]: question["accept"] for question in generate_questions(text) if question["kind"] == "text"}
+    assert accepted["place-carmel-valley"] == ["Carmel Valley"]  # Carmel is another town
 
 
 def test_a_word_ending_place_names_a_journal_and_a_department_are_no_places():
