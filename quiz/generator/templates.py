@@ -409,7 +409,7 @@ _DAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)(?: (?:morn
 #: When something happened, told from the day the story was filed: "On Thursday", "last week".
 #: The player reads the sentence without its date, so these say nothing to them.
 _RELATIVE_TIME = (
-    rf"(?:(?:(?:early |late )?on {_DAY}|as of {_DAY}|(?:yesterday|today|tonight)(?: (?:morning|afternoon|evening|night))?"
+    rf"(?:(?:(?:early |late )?on {_DAY}|as of (?:early |late )?{_DAY}|(?:yesterday|today|tonight)(?: (?:morning|afternoon|evening|night))?"
     r"|(?:earlier |later )?(?:this|last) (?:week|weekend|month|year)|earlier today)(?: local time)?)"
 )
 _OPENING_TIME = re.compile(rf"^{_RELATIVE_TIME}, ", re.IGNORECASE)

@@ -6,6 +6,7 @@ part of judging a question: whether it is worth asking is left to the person rev
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from quiz.quotes import fold
 from quiz.generator.distractors import contains_words, dates_beside, distinct
 from quiz.generator.entities import ORGANISATION, PERSON, PLACE, TITLE
 from quiz.generator.facts import Article, Fact
-from quiz.generator.numbers import WORD_NUMBER_PATTERN, DateForm, NumberForm, indefinite_article
+from quiz.generator.numbers import WORD_NUMBER_PATTERN, WORD_NUMBERS, DateForm, NumberForm, indefinite_article
 from quiz.generator.places import COUNTRY, is_capital, known_place
 from quiz.generator.templates import Draft, cuts_quotation
 
@@ -198,6 +199,27 @@ def _lists_as_many(before: str, after: str, fact: Fact) -> bool:
     return any(len(names) == form.value and all(name[:1].isupper() for name in names) for names in lists)
 
 
+#: A count in a sentence, in figures or in words (not a year, a decimal or a part of a larger figure).
+_COUNT = re.compile(rf"(?<![\w.,])(\d{{1,3}}|{WORD_NUMBER_PATTERN})(?![\w]|[.,]\d)", re.IGNORECASE)
+
+
+def _adds_up(words: str, fact: Fact) -> bool:
+    """Whether the count ``fact`` asks for is the sum of other counts of the sentence ("____
+    bodies, eleven women and nine men"), or one part of a sum the sentence gives ("20 bodies,
+    ____ women and nine men")."""
+    form = fact.form
+    if not isinstance(form, NumberForm) or form.scale or form.unit or form.value != int(form.value):
+        return False
+    counts = [int(found) if found.isdigit() else WORD_NUMBERS[found.lower()] for found in _COUNT.findall(words)][:8]
+    for size in (1, 2, 3):
+        for chosen in itertools.combinations(range(len(counts)), size):
+            parts = sum(counts[at] for at in chosen)
+            rest = [count for at, count in enumerate(counts) if at not in chosen]
+            if (size > 1 and parts == form.value) or form.value + parts in rest:
+                return True
+    return False
+
+
 #: How close another date of the sentence may be before it tells the answer's place among the
 #: choices: days for a date with its day, else months' worth of days, and years.
 _CLOSE_DAYS, _CLOSE_MONTHS_DAYS, _CLOSE_YEARS = 10, 62, 2
@@ -254,6 +276,8 @@ def number_cues(candidate: Candidate) -> str | None:
         return "a conversion beside the blank gives the value away"
     if draft.fact.kind == "quantity" and _lists_as_many(before, after, draft.fact):
         return "the names listed count themselves"
+    if draft.fact.kind == "quantity" and _adds_up(before + " " + after, draft.fact):
+        return "the counts beside it add up to it (\"____ bodies, eleven women and nine men\")"
     # "In a ____ period ..., the storm traversed thirty miles": the answer's figure ("thirty hour")
     # stands elsewhere in the prompt, which no wrong choice's does.
     figure = re.search(r"\d[\d,.]*\d|\d", draft.answer) or re.match(r"[a-z]+", draft.answer.lower())

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from quiz.generator.facts import analyse
 from quiz.generator.templates import draft_for
 from quiz.generator.validation import CHECKS, Candidate, problems
@@ -62,6 +64,20 @@ def test_the_prompt_may_not_spell_out_an_acronym_answer():
 def test_one_is_no_choice_for_a_count_of_things():
     text = "The 30-year-old Mutai won two landmark races in 2019 in New York and Boston."
     assert "grammar" in failed(candidate_in(text, "two", ("one", "two", "three", "four")))
+
+
+@pytest.mark.parametrize("text, answer", [
+    ("Searchers recovered 20 bodies, eleven women and nine men, on the island.", "20"),
+    ("Searchers recovered 20 bodies, eleven women and nine men, on the island.", "eleven"),
+    ("All 283 passengers and 15 crew aboard, 298 in total, perished over Ukraine.", "283"),
+])
+def test_a_count_the_others_of_its_sentence_add_up_to_is_given_away(text, answer):
+    assert "number-cues" in failed(candidate_in(text, answer, (answer, "12", "30", "41")))
+
+
+def test_counts_that_add_up_to_nothing_asked_give_nothing_away():
+    text = "Searchers recovered 20 bodies, eleven women and seven men, on the island."
+    assert "number-cues" not in failed(candidate_in(text, "20", ("20", "12", "30", "41")))
 
 
 def typed_failures(text: str, answer_text: str) -> set[str]:
