@@ -295,16 +295,19 @@ def known_to_everyone(candidate: Candidate) -> str | None:
     if draft.fact.kind == "year" and re.search(r"\bcensus\b", draft.before[-30:] + draft.after[:20], re.IGNORECASE):
         return "a census year ends in 0"
     if draft.fact.kind == "year" and _CYCLE_AFTER.match(draft.after):
-        return "an election or a games comes every few years: the choices out of step are plainly wrong"
+        return "an election, a games or a yearly event: its year names an edition, and choices out of step are plainly wrong"
     if draft.fact.kind == PLACE and _demonym_in(draft.answer, draft.prompt):
         return "the prompt names the answer's people (\"Indonesian companies ... registered in ____\")"
     return None
 
 
-#: "the ____ U.S. presidential election", "the ____ Summer Olympics": events on a cycle.
+#: "the ____ U.S. presidential election", "the ____ Summer Olympics", "the ____ Chicago
+#: Marathon": events on a cycle, whose year names the edition (the story's own, often).
 _CYCLE_AFTER = re.compile(
     r"^(?:\s+(?:U\.S\.|US|American|[A-Z][a-z]+n))?(?:\s+(?:presidential|general|midterm|parliamentary|federal))?"
     r"\s+(?:elections?|Olympics|Olympic Games|(?:Summer|Winter) (?:Olympics|Games)|World Cup)\b"
+    r"|^(?:\s+[A-Z][\w'&.-]*){0,4}\s+(?:Marathon|Championships?|Cup|Festival|Awards|Open|Grand Prix|Games|Expo|"
+    r"Summit|Olympiad|Convention|Conference|Congress|Classic|Derby|Series|Tour)\b"
 )
 
 
