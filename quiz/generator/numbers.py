@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from quiz.generator.spans import Disjoint
-from quiz.kinds.number import WORD_NUMBERS
+from quiz.kinds.number import NUMBER_WORDS, WORD_NUMBERS
 
 MONTHS = tuple(calendar.month_name)[1:]
 _MONTH_ABBREVIATIONS = ("Jan.", "Feb.", "March", "April", "May", "June", "July", "Aug.", "Sept.", "Oct.", "Nov.", "Dec.")
@@ -25,7 +25,6 @@ MONTH_PATTERN = (
     r"|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
 )
 
-_NUMBER_WORDS = {value: word for word, value in WORD_NUMBERS.items()}
 WORD_NUMBER_PATTERN = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
 SCALES = ("thousand", "million", "billion", "trillion")
 
@@ -137,8 +136,8 @@ class NumberForm:
         return f"{self.prefix}{number}{scale}{unit}"
 
     def _number(self) -> str:
-        if self.words and self.value == int(self.value) and int(self.value) in _NUMBER_WORDS:
-            return _NUMBER_WORDS[int(self.value)]
+        if self.words and self.value == int(self.value) and int(self.value) in NUMBER_WORDS:
+            return NUMBER_WORDS[int(self.value)]
         if self.words:
             return str(int(self.value))
         quantized = self.value.quantize(Decimal(1).scaleb(-self.decimals)) if self.decimals else self.value.quantize(Decimal(1))
@@ -149,7 +148,7 @@ class NumberForm:
         word number without a word)."""
         if value <= 0:
             return None
-        if self.words and (value != int(value) or int(value) not in _NUMBER_WORDS):
+        if self.words and (value != int(value) or int(value) not in NUMBER_WORDS):
             return None
         # What dataclasses.replace does, without its checks: drafting writes many values.
         return NumberForm(value, self.prefix, self.words, self.commas, self.decimals, self.scale, self.unit)

@@ -41,7 +41,7 @@ WORD_NUMBERS = {
     "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
     "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
 }
-_NUMBER_WORDS = {number: word for word, number in WORD_NUMBERS.items()}
+NUMBER_WORDS = {number: word for word, number in WORD_NUMBERS.items()}
 #: Below this, a number's word gives it away only beside the unit ("two years"): "one" and
 #: "two" stand in "one of them", "no one" or "the two men" far more often than they count.
 _WORD_ALONE_FROM = 3
@@ -161,7 +161,7 @@ class NumberKind(Kind):
         grouped = f"{answer:,}" if float(answer).is_integer() and abs(answer) >= 1000 else written
         phrases = {written, grouped.replace(".0", "") if grouped.endswith(".0") else grouped}
         # "six minutes" in one prompt tells another's typed 6 as plainly as "6" would.
-        word = _NUMBER_WORDS.get(answer)
+        word = NUMBER_WORDS.get(answer)
         unit = (answer_key or {}).get("unit")
         if word is not None and answer >= _WORD_ALONE_FROM:
             phrases.add(word)

@@ -13,10 +13,6 @@ def drafts(text: str) -> dict[str, object]:
     return {fact.text: draft_for(fact, article) for fact in article.facts}
 
 
-def found_prompt(text: str, fact: str) -> str:
-    return drafts(text)[fact].prompt
-
-
 def test_cloze_blanks_the_fact_and_resolves_an_unambiguous_pronoun():
     text = "Jane Doe skated for Canada as a child, and she loved it. She moved to Boise in 1990 with her two dogs."
     draft = drafts(text)["1990"]
@@ -200,7 +196,7 @@ def test_a_time_from_the_filing_day_that_the_prompt_must_keep_leaves_the_sentenc
     )
     assert found["499"] is None and found["144%"] is None and found["611"] is None
     # Left out where it can be: "on Thursday" says nothing the player misses.
-    assert found_prompt("Police arrested 12 people on Thursday.", "12").endswith(f"Police arrested {BLANK} people.")
+    assert drafts("Police arrested 12 people on Thursday.")["12"].prompt.endswith(f"Police arrested {BLANK} people.")
 
 
 def test_both_and_another_lean_on_the_sentence_before():
