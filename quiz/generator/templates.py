@@ -16,8 +16,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from quiz.generator.entities import ORGANISATION, PERSON, Entity, describes_someone, name_shaped
+from quiz.generator.entities import ORGANISATION, PERSON, WEEKDAYS, Entity, describes_someone, name_shaped
 from quiz.generator.facts import Article, Fact
+from quiz.generator.numbers import MONTHS
 from quiz.generator.sentences import Sentence
 from quiz.generator.spans import Enclosing
 
@@ -405,7 +406,8 @@ def _explained(text: str, article: Article) -> str:
     return f"According to the article, {_lowercase_start(text, article)}"
 
 
-_DAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)(?: (?:morning|afternoon|evening|night))?"
+_WEEKDAY = "|".join(sorted(WEEKDAYS))
+_DAY = rf"(?:{_WEEKDAY})(?: (?:morning|afternoon|evening|night))?"
 #: When something happened, told from the day the story was filed: "On Thursday", "last week".
 #: The player reads the sentence without its date, so these say nothing to them.
 _RELATIVE_TIME = (
@@ -426,10 +428,8 @@ _QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")
 #: A time told from the day the story was filed that the prompt keeps ("began last November",
 #: "greater than last year", "as of today"): the player cannot place it.
 _TIME_LEFT = re.compile(
-    r"\b(?:(?:last|this|next) (?:week|weekend|month|year|spring|summer|autumn|fall|winter|"
-    r"January|February|March|April|May|June|July|August|September|October|November|December|"
-    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)|as of (?:Monday|Tuesday|Wednesday|Thursday|Friday|"
-    r"Saturday|Sunday)|yesterday|(?<!USA )today|tonight|tomorrow)\b",
+    rf"\b(?:(?:last|this|next) (?:week|weekend|month|year|spring|summer|autumn|fall|winter|{'|'.join(MONTHS)}|{_WEEKDAY})"
+    rf"|as of (?:{_WEEKDAY})|yesterday|(?<!USA )today|tonight|tomorrow)\b",
     re.IGNORECASE,
 )
 
