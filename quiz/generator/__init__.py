@@ -86,7 +86,9 @@ def draft_bank(
         acceptable=lambda entries: without_giveaways(document(entries, title), counting_the_title=False),
     )
     shown = headline.quiz_title(title, drafted)
-    drafted = [entry for entry in drafted if not headline.states(shown, entry)]
+    drafted = [
+        entry for entry in drafted if not headline.states(shown, entry) and not headline.tells_a_birth(title, entry)
+    ]
     kept = without_giveaways(document(drafted, shown))
     return document([entry for entry in drafted if entry["id"] in kept], shown)
 

@@ -40,8 +40,10 @@ def _sound_candidates(
     article: Article, others: distractors.Lenders, kinds: frozenset[str], avoid: frozenset[str] = frozenset()
 ) -> list[Candidate]:
     """The question drafted on each fact of one of ``kinds`` of an analysed article that passes
-    every check. ``avoid`` holds answers (folded) offered as no question's wrong choice."""
+    every check. ``avoid`` holds answers (folded) offered as no question's wrong choice, nor
+    any part of them ("December 11" beside an answer of December 11, 1935)."""
     text = article.text
+    avoid_parts = frozenset(part for phrase in avoid for part in _word_spans(phrase))
     sound = []
     # The answer's place among the choices is spread over every place rather than left to
     # chance: each question takes, of the arrangements its values allow ("two" has no two
@@ -62,7 +64,7 @@ def _sound_candidates(
             if not problems(typed, typed=True):
                 sound.append(typed)
             continue
-        fits = _fits(draft, avoid)
+        fits = _fits(draft, avoid, avoid_parts)
         least = min(places[place] for place in range(distractors.CHOICES))
         choices: list[str] = []
         for turn in range(distractors.CHOICES):
@@ -95,10 +97,11 @@ def _word_spans(text: str) -> Iterable[str]:
     return (text[start:end] for start in starts for end in ends if end > start)
 
 
-def _fits(draft: Draft, avoid: frozenset[str] = frozenset()):
+def _fits(draft: Draft, avoid: frozenset[str] = frozenset(), avoid_parts: frozenset[str] = frozenset()):
     """Whether a distractor reads as well as the answer in the blank (same "a"/"an", same
-    capitals), is not named in the prompt, repeats no figure the prompt holds, and is no other
-    question's answer (``avoid``)."""
+    capitals), is not named in the prompt, repeats no figure the prompt holds, and neither holds
+    nor is part of another question's answer (``avoid``; ``avoid_parts``, every part of them
+    that begins and ends at a word's edge)."""
     article_word = re.search(r"\b(a|an)\s*$", draft.before, re.IGNORECASE)
     capital = draft.answer[:1].isupper()
 
@@ -114,6 +117,8 @@ def _fits(draft: Draft, avoid: frozenset[str] = frozenset()):
             return False  # a choice the prompt names is plainly not the answer
         if avoid and any(part != own and part in avoid for part in _word_spans(folded)):
             return False  # another question's answer, which the choice would hint at
+        if folded != own and folded in avoid_parts:
+            return False  # "December 11" beside December 11, 1935: plainly a decoy, or a hint
         if counted:
             # "sixteen years" served of "a sixteen-year sentence": another figure of the prompt
             leading = re.search(r"(\d[\d.,]*)", folded) or re.match(r"([a-z]+)", folded)  # "us$70 million": the 70

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from quiz.generator.numbers import WORD_NUMBERS
+from quiz.generator.validation import asks_a_birth
 
 #: Words that bring in a value and go with it: "dies at age 80", "mandatory from June 15".
 _LEAD_IN = r"(?:(?:at the age of|at age|aged|at|in|on|from|after|since|by|of)\s+)?"
@@ -38,6 +39,18 @@ def states(title: str, question: Mapping[str, Any]) -> bool:
     written: ``quiz lint`` looks for a typed figure in digits only, and "Fourteen months"
     tells 14 as well as "14 months" does."""
     return bool(_answer_in(question).search(title))
+
+
+#: An age a headline gives: "dies at 97", "dies aged 22", "dies at age 80", "a 17-year-old".
+_AGE = re.compile(r"\b(?:aged|at(?: the)? age(?: of)?|(?:dies|died|dead) at)\s+\d{1,3}\b|\b\d{1,3}-year-old\b", re.IGNORECASE)
+
+
+def tells_a_birth(headline: str, question: Mapping[str, Any]) -> bool:
+    """Whether ``headline`` gives an age and ``question`` asks when someone was born: the year
+    the story was filed less the age tells the year, give or take one (see
+    :func:`~quiz.generator.validation.birth_year_from_age`, the same for an age the article
+    gives)."""
+    return question["tags"][-1] in ("year", "date") and asks_a_birth(question["prompt"]) and bool(_AGE.search(headline))
 
 
 def _answer_in(question: Mapping[str, Any]) -> re.Pattern[str]:

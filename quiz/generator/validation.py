@@ -17,7 +17,7 @@ from quiz.generator.entities import ORGANISATION, PERSON, PLACE, TITLE
 from quiz.generator.facts import Article, Fact
 from quiz.generator.numbers import WORD_NUMBER_PATTERN, WORD_NUMBERS, DateForm, NumberForm, indefinite_article
 from quiz.generator.places import COUNTRY, is_capital, known_place
-from quiz.generator.templates import Draft, cuts_quotation
+from quiz.generator.templates import BLANK, Draft, cuts_quotation
 
 MIN_CHOICES = 3
 #: The answer may not be this many times longer (or shorter) than every other choice.
@@ -332,6 +332,26 @@ def reported_when(candidate: Candidate) -> str | None:
     return None
 
 
+def birth_year_from_age(candidate: Candidate) -> str | None:
+    """The year someone was born, when the article gives an age: the year it was filed less the
+    age tells the year, give or take one, whatever the choices ("died on Monday at the age of
+    95" beside "was born in ____")."""
+    draft = candidate.draft
+    if draft.fact.kind not in ("date", "year") or not asks_a_birth(draft.prompt):
+        return None
+    if any(fact.kind == "age" for fact in candidate.article.facts):
+        return "a year of birth, which the age the article gives tells"
+    return None
+
+
+_BORN_BEFORE_BLANK = re.compile(rf"\b[Bb]orn\b[^.;]*{re.escape(BLANK)}")
+
+
+def asks_a_birth(prompt: str) -> bool:
+    """Whether a prompt asks when someone was born ("was born in ____", "Born on ____")."""
+    return _BORN_BEFORE_BLANK.search(prompt) is not None
+
+
 def not_main_subject(candidate: Candidate) -> str | None:
     fact = candidate.draft.fact
     if fact.entity is not None and fact.entity in candidate.article.subjects:
@@ -424,6 +444,7 @@ CHECKS: dict[str, Check] = {
     "inside-a-name": inside_a_name,
     "number-cues": number_cues,
     "reported-when": reported_when,
+    "birth-year": birth_year_from_age,
     "known-to-everyone": known_to_everyone,
     "main-subject": not_main_subject,
     "speaker": speaker_asked,

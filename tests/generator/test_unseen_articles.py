@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quiz.generator import generate_questions, read_article
+from quiz.generator import draft_bank, drafting, generate_questions, read_article
 from quiz.generator.distractors import choose
 from quiz.generator.entities import PERSON, PLACE
 from quiz.generator.facts import analyse
@@ -315,3 +315,46 @@ def test_the_other_end_of_a_change_and_more_than_half_tell_the_choices():
     assert "number-cues" in failed(nevada, "50.8 percent", ("32.5 percent", "36.6 percent", "42.2 percent", "50.8 percent"))
     fans = "The club drew 65,000 fans from 12 countries in 2019, a record for the ground."
     assert "number-cues" not in failed(fans, "65,000", ("45,000", "55,000", "65,000", "75,000"))
+
+
+def test_a_year_of_birth_is_not_asked_beside_an_age():
+    aged = (
+        "Heiress Gloria Vanderbilt died at her home in New York City on Monday at the age of 95. "
+        "Gloria Vanderbilt was born in 1924 into the wealthy Vanderbilt family of railroad owners."
+    )
+    assert "birth-year" in failed(aged, "1924", ("1923", "1924", "1925", "1926"))
+    unaged = "Gloria Vanderbilt was born in 1924 into the wealthy Vanderbilt family of railroad owners."
+    assert "birth-year" not in failed(unaged, "1924", ("1923", "1924", "1925", "1926"))
+    bridge = "The bridge, 95 metres long, opened in 1924 after a decade of work by the railroad owners."
+    assert "birth-year" not in failed(bridge, "1924", ("1923", "1924", "1925", "1926"))
+
+
+def test_a_year_of_birth_is_not_asked_when_the_headline_gives_an_age():
+    text = (
+        "US singer Doris Day died on Monday at her home in Carmel Valley, California. "
+        "Doris Day was born Doris Mary Ann Kappelhoff in Cincinnati, Ohio in 1922. "
+        "She made her last movie in 1968 and hosted The Doris Day Show on television until 1973."
+    )
+
+    def asked(title: str) -> set[str]:
+        return {
+            question["correct"] for question in draft_bank(text, title=title, article_id="day", quiz_id="day")["questions"]
+            if "correct" in question
+        }
+
+    assert "1922" in asked("Actor Doris Day remembered")
+    assert "1922" not in asked("Actor Doris Day dies at 97")
+    assert "1968" in asked("Actor Doris Day dies at 97")
+
+
+def test_no_wrong_choice_is_part_of_another_answer():
+    text = (
+        "Pranab Mukherjee was born on December 11, 1935, in Mirati, a village of West Bengal. "
+        "Pranab Mukherjee was hospitalized on August 10 after a reported fall at home."
+    )
+    article = analyse(text)
+    draft = draft_for(fact(article, "August 10"), article)
+    avoid = frozenset({"december 11, 1935"})
+    fits = drafting._fits(draft, avoid, frozenset(drafting._word_spans("december 11, 1935")))
+    assert not fits("December 11")
+    assert fits("August 13")
