@@ -82,7 +82,7 @@ def draft_bank(
         }
 
     drafted = drafted_entries(
-        text, max_questions=max_questions, other_texts=other_texts, names=names,
+        text, max_questions=max_questions, other_texts=other_texts, names=names, headline=title,
         acceptable=lambda entries: without_giveaways(document(entries, title), counting_the_title=False),
     )
     shown = headline.quiz_title(title, drafted)

@@ -153,12 +153,14 @@ def drafted_entries(
     other_texts: Sequence[str] = (),
     acceptable: Callable[[list[dict[str, Any]]], set[str]] | None = None,
     names: bool = True,
+    headline: str = "",
 ) -> list[dict[str, Any]]:
     """:func:`generate_questions` on a text already reduced to plain text, taken as it is.
 
     ``acceptable``, given every entry, says which (by id) may stay; the best ``max_questions``
-    are then taken from those."""
-    article, others = analyse(plain), _lenders(other_texts)
+    are then taken from those. ``headline``, which players see above every question, tells
+    what "the fire" or "the study" of a sentence is (see :func:`templates.draft_for`)."""
+    article, others = analyse(plain, headline), _lenders(other_texts)
     kinds = NUMERIC_KINDS | TYPED_NAME_KINDS if names else NUMERIC_KINDS
     kept = _selected(_sound_candidates(article, others, kinds))
     # A wrong choice that is another question's answer tells that answer away (quiz lint says

@@ -124,6 +124,8 @@ class Article:
     subjects: frozenset[str]
     #: The spans of the text inside quotation marks (see :func:`sentences.quotation_spans`).
     quotations: tuple[tuple[int, int], ...] = ()
+    #: The article's headline, which players see above every question, or "" when unknown.
+    headline: str = ""
     #: What :meth:`derived` has built, by the function that built it.
     _derived: dict[Callable[[Any], Any], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -195,8 +197,9 @@ _CLOCK = re.compile(r"(?<![\d:])\d:\d{2}:\d{2}(?![\d:])")
 _YEAR = re.compile(r"(?<![\d$£€.,:/-])\b(1[6-9]\d\d|20\d\d)\b(?![\d%]|,\d|\.\d|-year|-[A-Za-z]| percent| (?:UTC|GMT|hours)\b)")
 
 
-def analyse(text: str) -> Article:
-    """Split, find entities and facts, and name the article's subjects."""
+def analyse(text: str, headline: str = "") -> Article:
+    """Split, find entities and facts, and name the article's subjects. ``headline`` is kept
+    with the article, not analysed."""
     sentences = tuple(split_sentences(text))
     entities = tuple(find_entities(text, sentences))
     candidates = _number_facts(text) + _entity_facts(entities)
@@ -207,7 +210,9 @@ def analyse(text: str) -> Article:
              fact.form, fact.entity, fact.gender)
         for fact in facts
     )
-    return Article(text, sentences, entities, placed, frozenset(main_subjects(entities)), tuple(quotation_spans(text)))
+    return Article(
+        text, sentences, entities, placed, frozenset(main_subjects(entities)), tuple(quotation_spans(text)), headline
+    )
 
 
 def _number_facts(text: str) -> list[Fact]:

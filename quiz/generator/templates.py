@@ -282,10 +282,10 @@ _POINTS_BACK = re.compile(
     r"election|study|survey|research|researchers|scientists|findings|office|team|band|trio|court|investigation|"
     r"operation|mission|deceased)\b"
     # "a similar eruption", "having thus armed himself", "the vaccination drive itself",
-    # "another suspect", "However, ...", "Specifically, ...": each compares with, adds to or
-    # follows on from what came before.
+    # "another suspect", "However, ...", "Specifically, ...", "For example, ...": each compares
+    # with, adds to or follows on from what came before.
     r"|\b(?:similar|aforementioned|thus|likewise|meanwhile|however|nevertheless|nonetheless|instead"
-    r"|specifically|additionally|furthermore|moreover|in particular|in addition(?! to))\b"
+    r"|specifically|additionally|furthermore|moreover|in particular|in addition(?! to)|for (?:example|instance))\b"
     r"|\bthe\s+(?:same|other|latter|former)\b|\banother\s+[a-z]|\bsuch\s+(?!as\b)[a-z]|\b[a-z]{3,}\s+itself\b",
     re.IGNORECASE,
 )
@@ -319,7 +319,8 @@ def _leans_on_what_came_before(quote: str, offset: int, article: Article, index:
     # The prompt leaves out "earlier this week" (:func:`without_outside_references`), so it
     # points back at nothing the player misses.
     narration = _OPENING_TIME.sub(_spaces, _INNER_TIME.sub(_spaces, _narration(quote, offset, article)))
-    if _POINTS_BACK.search(narration):
+    headline = article.derived(_headline_nouns)
+    if any(_unheadlined(found.group(), headline) for found in _POINTS_BACK.finditer(narration)):
         return True
     they = _THEY.search(narration)
     if they is not None and not _PLURAL_BEFORE.search(narration[: they.start()]):
@@ -330,9 +331,29 @@ def _leans_on_what_came_before(quote: str, offset: int, article: Article, index:
     for the_noun in _THE_NOUN.finditer(narration):
         noun = the_noun.group(1)
         stem = noun[:-1] if noun.endswith("s") else noun
-        if noun not in _SHARED_NOUNS and re.search(rf"\b{re.escape(stem)}s?\b", previous):
+        # "the two explosions" counts what came before, headline or not.
+        named = stem in headline and the_noun.group().split()[1] == noun
+        if noun not in _SHARED_NOUNS and not named and re.search(rf"\b{re.escape(stem)}s?\b", previous):
             return True
     return False
+
+
+def _headline_nouns(article: Article) -> frozenset[str]:
+    """The words of the article's headline, lowercase and without a plural "s": the quiz's
+    title shows them above every question, so "the fire" of a story headlined "Boat fire kills
+    33" leans on nothing the player has not read."""
+    return frozenset(word[:-1] if word.endswith("s") else word for word in re.findall(r"[a-z]{4,}", article.headline.lower()))
+
+
+def _unheadlined(pointing: str, headline: frozenset[str]) -> bool:
+    """Whether words that point back ("the deal", "these ports") point at something the
+    headline does not name: only "the" and a noun of the headline ("the study" of "US study
+    finds ...") point at what the player has read."""
+    the_noun = re.fullmatch(r"(?:The|the)\s+([a-z]+)", pointing)
+    if the_noun is None:
+        return True
+    noun = the_noun.group(1)
+    return (noun[:-1] if noun.endswith("s") else noun) not in headline
 
 
 def _spaces(match: re.Match[str]) -> str:

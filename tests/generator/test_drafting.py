@@ -266,7 +266,7 @@ def test_twice_the_article_is_twice_the_work(layout):
 def test_each_article_is_analysed_once(monkeypatch):
     analysed: list[str] = []
     analyse_once = drafting.analyse
-    monkeypatch.setattr(drafting, "analyse", lambda text: analysed.append(text) or analyse_once(text))
+    monkeypatch.setattr(drafting, "analyse", lambda text, *rest: analysed.append(text) or analyse_once(text, *rest))
     texts = [path.read_text(encoding="utf-8") for path in ARTICLE_FILES[:4]]
     assert generate_questions(texts[0], other_texts=texts[1:])
     assert sorted(analysed) == sorted(plain_text(text) for text in texts)

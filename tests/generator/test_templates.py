@@ -168,6 +168,31 @@ def test_the_election_or_the_study_of_the_sentences_before_leans_on_them():
     assert found["March 24"].prompt.startswith("The article says: “Thailand will hold a general election in 2019.”")
 
 
+def test_the_thing_the_headline_names_leans_on_nothing_the_player_has_not_read():
+    text = (
+        "Five children in a church van died when a truck crossed a highway near Gainesville, Florida. "
+        "The children were all from Marksville, Louisiana, and were on their way to Disney World."
+    )
+    headlined = analyse(text, headline="Florida highway pileup, fire kills five children")
+    marksville = next(fact for fact in headlined.facts if fact.text == "Marksville")
+    assert draft_for(marksville, headlined).prompt == (
+        f"Complete the sentence from the article: The children were all from {BLANK}, Louisiana, and were on their way "
+        "to Disney World."
+    )
+    assert drafts(text)["Marksville"].prompt.startswith("The article says: “Five children in a church van died")
+    # Only the thing itself: "the two explosions" counts what came before, headline or not.
+    blasts = (
+        "A gas explosion hit an apartment block in Magnitogorsk and a minibus exploded nearby on Monday. "
+        "Officials said 39 people died in the explosion at the block. "
+        "The FSB denies the two explosions are related."
+    )
+    counted = analyse(blasts, headline="Apartment block collapses after explosion")
+    two = draft_for(next(fact for fact in counted.facts if fact.text == "two"), counted)
+    assert two.prompt.startswith("The article says: “Officials said 39 people died in the explosion")
+    example = "Pollution from Indiana reaches Ohio every year. For example, 37% of it comes from one plant."
+    assert drafts(example)["37%"] is None
+
+
 def test_a_thing_counted_or_ordered_that_the_sentences_before_introduced_leans_on_them():
     text = (
         "A gas explosion hit an apartment block in Magnitogorsk and a minibus exploded nearby on Monday. "
