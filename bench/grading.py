@@ -163,7 +163,8 @@ def tally(packets: Path, key_file: Path) -> str:
             f"| {version} | {accepted[version]} of {graded[version]}, {share:.0%} ({low:.0%}–{high:.0%}) | {failures} | {by_kind} |"
         )
     if ALONE not in versions:
-        same = sum(1 for x in packets.glob("g*/*-X.yaml") if x.read_bytes() == x.with_name(f"{x.stem[:-2]}-Y.yaml").read_bytes())
+        # By name: with ``--copies``, two folders hold each article.
+        same = len({x.name for x in packets.glob("g*/*-X.yaml") if x.read_bytes() == x.with_name(f"{x.stem[:-2]}-Y.yaml").read_bytes()})
         lines.append(f"\n{same} of {len(key) // 2} articles have the same drafts in both versions.")
     twice = [verdicts[:2] for verdicts in by_question.values() if len(verdicts) > 1]
     if twice:

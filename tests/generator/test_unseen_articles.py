@@ -325,7 +325,10 @@ def test_a_year_of_birth_is_not_asked_beside_an_age():
     assert "birth-year" in failed(aged, "1924", ("1923", "1924", "1925", "1926"))
     unaged = "Gloria Vanderbilt was born in 1924 into the wealthy Vanderbilt family of railroad owners."
     assert "birth-year" not in failed(unaged, "1924", ("1923", "1924", "1925", "1926"))
-    bridge = "The bridge, 95 metres long, opened in 1924 after a decade of work by the railroad owners."
+    bridge = (
+        "Heiress Gloria Vanderbilt died at her home in New York City on Monday at the age of 95. "
+        "The bridge her family paid for opened in 1924 after a decade of work by the railroad owners."
+    )
     assert "birth-year" not in failed(bridge, "1924", ("1923", "1924", "1925", "1926"))
 
 
@@ -358,3 +361,20 @@ def test_no_wrong_choice_is_part_of_another_answer():
     fits = drafting._fits(draft, avoid, frozenset(drafting._word_spans("december 11, 1935")))
     assert not fits("December 11")
     assert fits("August 13")
+
+
+def test_a_count_the_headline_bounds_offers_no_choice_below_the_bound():
+    assert drafting.headline_floor("Gunman opens fire in El Paso store; more than 20 dead") == 21
+    assert drafting.headline_floor("Bombs kill at least 20 at cathedral") == 20
+    assert drafting.headline_floor("World War II era plane crashes, killing at least seven") == 7
+    assert drafting.headline_floor("Dozens dead in California boat fire") == 24
+    assert drafting.headline_floor("Florida highway pileup kills five children") is None
+    text = "A gunman shot shoppers at a store in El Paso, Texas, and the death toll rose to 22 people in 2019."
+    article = analyse(text, headline="Gunman opens fire in El Paso store; more than 20 dead")
+    draft = draft_for(fact(article, "22"), article)
+    bounded = drafting._fits(draft, floor=21)
+    assert not bounded("10") and not bounded("four")
+    assert bounded("23") and bounded("30")
+    # A count below the bound is of something else ("25 others injured" under "20 dead" is not).
+    small = analyse("A gunman left 12 shoppers injured at a store in Texas in 2019.", headline="more than 20 dead")
+    assert drafting._fits(draft_for(fact(small, "12"), small), floor=21)("8")
