@@ -205,10 +205,15 @@ def drafted_entries(
     kinds = NUMERIC_KINDS | TYPED_NAME_KINDS if names else NUMERIC_KINDS
     kept = _selected(_sound_candidates(article, others, kinds))
     # A wrong choice that is another question's answer tells that answer away (quiz lint says
-    # so): the choices are drawn again, leaving out the answers of the questions kept.
+    # so), and one that another question's sentence gives to something else ("on March 14,
+    # NATO said ...") is plainly wrong: the choices are drawn again, leaving out both.
     answers = frozenset(phrase for candidate in kept for phrase in _answer_phrases(candidate, article))
+    stated = frozenset(
+        _folded(fact.text) for candidate in kept for fact in article.facts_in(candidate.draft.fact.sentence)
+        if fact != candidate.draft.fact and FACT_KINDS[fact.kind].numeric
+    )
     if answers:
-        kept = _selected(_sound_candidates(article, others, kinds, answers))
+        kept = _selected(_sound_candidates(article, others, kinds, answers | stated))
     if acceptable is not None:
         trial = _entries(kept, article)
         allowed = acceptable(trial)

@@ -152,6 +152,15 @@ def test_no_value_is_asked_twice(drafted):
     assert len(set(keys)) == len(keys)
 
 
+def test_no_wrong_choice_is_a_value_another_question_gives_to_something_else(drafted):
+    # "on ____" with March 14 offered, beside "On March 14, NATO said ...": plainly not the answer.
+    _, questions, _ = drafted
+    for question in questions:
+        for choice in set(question.get("choices", [])) - {question.get("correct")}:
+            pattern = rf"(?<![\w-]){re.escape(folded(choice))}(?![\w-])"
+            assert not any(re.search(pattern, folded(other["prompt"])) for other in questions if other is not question), choice
+
+
 def test_no_dateline_and_no_quote_cut_inside_a_quotation(drafted):
     text, questions, _ = drafted
     article = analyse(text)
