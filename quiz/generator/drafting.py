@@ -423,9 +423,10 @@ def _people(article: Article) -> list[str]:
     return [entity.name for entity in article.entities if entity.kind == PERSON]
 
 
-#: Units a typed number question names after its blank ("____ miles", "____%"); a unit joined
-#: to the number by a hyphen ("a ____-year sentence") stays with the choices.
-_TYPED_UNIT = re.compile(r"(?: [a-z]+)?|%")
+#: Units a typed number question names after its blank ("____ miles", "____%"), or joined to it
+#: by a hyphen ("a ____-year sentence", "a ____-year-old man"), whose answer box is labelled in
+#: the plural ("years").
+_TYPED_UNIT = re.compile(r"(?: [a-z]+)?|%|-(?P<joined>[a-z]+)(?:-old)?")
 #: "about 31 percent": the article gives the figure roughly, and so may the player.
 _HEDGED = re.compile(r"\b(?:about|around|roughly|approximately|estimated|close to)\s*$", re.IGNORECASE)
 #: How far a typed figure may be from one the article gives roughly.
@@ -437,18 +438,18 @@ def _typed_number(candidate: Candidate, article: Article) -> dict[str, Any] | No
     or age. Graded blind, such figures were acceptable far more often typed than as multiple
     choice (rounds 23, 25 and 30: 54 of 128 against 23 of 86), whose wrong choices, made up or
     the article's own, readers judged implausible, ruled out by the sentence or told apart by
-    their form; a typed answer needs none. Figures with a currency, a scale or decimals stay
-    multiple choice, as do a blank after "a" or "an" (which tells "an 18" from "a 20"). The answer is exact, as the article's is, unless the article
-    gives it roughly ("about 500"): then 10% either way is right, when that is a whole number."""
+    their form ("15-", "16-", "17-" and "19-year-old"); a typed answer needs none. Figures with
+    a currency, a scale or decimals stay multiple choice. The answer is exact, as the article's
+    is, unless the article gives it roughly ("about 500"): then 10% either way is right, when
+    that is a whole number."""
     draft, form = candidate.draft, candidate.draft.fact.form
     if draft.fact.kind not in ("quantity", "duration", "age") or not isinstance(form, NumberForm):
         return None
     if form.prefix or form.scale or form.decimals or form.value != int(form.value):
         return None
     unit = form.unit
-    if not draft.answer.endswith(unit) or not _TYPED_UNIT.fullmatch(unit) or draft.prompt.count(BLANK) > 1:
-        return None
-    if re.search(r"\b(?:a|an)\s*$", draft.before, re.IGNORECASE):
+    typed_unit = _TYPED_UNIT.fullmatch(unit)
+    if not draft.answer.endswith(unit) or not typed_unit or draft.prompt.count(BLANK) > 1:
         return None
     written = _folded(draft.answer.removesuffix(unit))
     if distractors.contains_words(_folded(draft.prompt), written):
@@ -459,7 +460,9 @@ def _typed_number(candidate: Candidate, article: Article) -> dict[str, Any] | No
     # Below 10, a tenth is less than one: "about 2 months" is asked exactly, not as 1 to 3.
     if _HEDGED.search(draft.before) and value >= 10:
         fields["tolerance"] = _one_figure(value * _HEDGED_TOLERANCE // 100)
-    if unit.strip():
+    if typed_unit.group("joined"):
+        fields["unit"] = f"{typed_unit.group('joined')}s"  # "a ____-year-old man": years
+    elif unit.strip():
         fields["unit"] = unit.strip()
     return fields
 

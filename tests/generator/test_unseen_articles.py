@@ -8,7 +8,7 @@ from quiz.generator import draft_bank, drafting, generate_questions, read_articl
 from quiz.generator.distractors import choose
 from quiz.generator.entities import PERSON, PLACE
 from quiz.generator.facts import analyse
-from quiz.generator.templates import draft_for
+from quiz.generator.templates import BLANK, draft_for
 from quiz.generator.validation import Candidate, problems
 from tests.conftest import REPO
 
@@ -378,3 +378,15 @@ def test_a_count_the_headline_bounds_offers_no_choice_below_the_bound():
     # A count below the bound is of something else ("25 others injured" under "20 dead" is not).
     small = analyse("A gunman left 12 shoppers injured at a store in Texas in 2019.", headline="more than 20 dead")
     assert drafting._fits(draft_for(fact(small, "12"), small), floor=21)("8")
+
+
+def test_an_age_or_a_span_joined_to_its_unit_is_typed():
+    # As choices, "15-", "16-", "17-" and "19-year-old" gave the odd one away by its form.
+    text = (
+        "Harry Dunn, a 19-year-old motorcyclist, was struck by a car driving on the wrong side of the road in 2019. "
+        "The two officers each received seven-year prison terms after the trial in Paris in 2019."
+    )
+    by_answer = {question.get("answer"): question for question in generate_questions(text)}
+    assert by_answer[19]["prompt"].endswith(f"Harry Dunn, a {BLANK}-year-old motorcyclist, was struck by a car driving on the wrong side of the road in 2019.")
+    assert (by_answer[19]["kind"], by_answer[19]["unit"]) == ("number", "years")
+    assert f"{BLANK}-year prison terms" in by_answer[7]["prompt"] and by_answer[7]["unit"] == "years"
