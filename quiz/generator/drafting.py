@@ -207,7 +207,7 @@ def drafted_entries(
     # A wrong choice that is another question's answer tells that answer away (quiz lint says
     # so), and one that another question's sentence gives to something else ("on March 14,
     # NATO said ...") is plainly wrong: the choices are drawn again, leaving out both.
-    answers = frozenset(phrase for candidate in kept for phrase in _answer_phrases(candidate, article))
+    answers = frozenset(phrase for candidate in kept for phrase in _answer_phrases(candidate))
     stated = frozenset(
         _folded(fact.text) for candidate in kept for fact in article.facts_in(candidate.draft.fact.sentence)
         if fact != candidate.draft.fact and FACT_KINDS[fact.kind].numeric
@@ -221,11 +221,11 @@ def drafted_entries(
     return _entries(_best(kept, max_questions), article)
 
 
-def _answer_phrases(candidate: Candidate, article: Article) -> list[str]:
+def _answer_phrases(candidate: Candidate) -> list[str]:
     """What tells a candidate's answer (folded): the answer as written, and a typed number's
     digits and word ("three" of "three months", see :meth:`NumberKind.answer_phrases`)."""
     phrases = [fold(candidate.draft.answer).casefold()]
-    typed = _typed_number(candidate, article)
+    typed = _typed_number(candidate.draft)
     if typed is not None:
         phrases += KINDS["number"].answer_phrases((), typed)
     return phrases
@@ -353,7 +353,7 @@ def _twice(text: str, part: str) -> bool:
 def _entry(candidate: Candidate, article: Article, used: set[str]) -> dict[str, Any]:
     draft = candidate.draft
     identifier = _identifier(f"{draft.fact.kind}-{draft.answer}", used)
-    asked = _typed_name(candidate, article) or _typed_number(candidate, article) or {
+    asked = _typed_name(candidate, article) or _typed_number(candidate.draft) or {
         "prompt": draft.prompt, "choices": list(candidate.choices), "correct": draft.answer,
     }
     return {
@@ -433,7 +433,7 @@ _HEDGED = re.compile(r"\b(?:about|around|roughly|approximately|estimated|close t
 _HEDGED_TOLERANCE = 10
 
 
-def _typed_number(candidate: Candidate, article: Article) -> dict[str, Any] | None:
+def _typed_number(draft: Draft) -> dict[str, Any] | None:
     """The fields of a number question (the player types the figure) for a whole count, duration
     or age. Graded blind, such figures were acceptable far more often typed than as multiple
     choice (rounds 23, 25 and 30: 54 of 128 against 23 of 86), whose wrong choices, made up or
@@ -442,7 +442,7 @@ def _typed_number(candidate: Candidate, article: Article) -> dict[str, Any] | No
     a currency, a scale or decimals stay multiple choice. The answer is exact, as the article's
     is, unless the article gives it roughly ("about 500"): then 10% either way is right, when
     that is a whole number."""
-    draft, form = candidate.draft, candidate.draft.fact.form
+    form = draft.fact.form
     if draft.fact.kind not in ("quantity", "duration", "age") or not isinstance(form, NumberForm):
         return None
     if form.prefix or form.scale or form.decimals or form.value != int(form.value):
