@@ -115,6 +115,7 @@ def test_a_quote_that_holds_another_answer_is_reported(write_bank):
     (30, "years", "She taught there for thirty years.", "thirty"),
     (30, None, "She taught there for thirty years.", "thirty"),
     (2, "years", "It closed for two years.", "two years"),
+    (2, "years", "It closed after a two-year fight.", "two-year"),
     (2, "coaches", "It closed for two years.", None),  # "two" alone says too little
     (1, None, "She was one of its coaches.", None),
 ])

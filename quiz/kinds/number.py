@@ -167,6 +167,9 @@ class NumberKind(Kind):
             phrases.add(word)
         elif word is not None and unit:
             phrases.add(f"{word} {unit}")
+            if unit.isalpha():
+                # "the two-day shutdown" tells a typed 2 in days as plainly as "two days".
+                phrases.add(f"{word}-{unit.removesuffix('s')}")
         return sorted(phrases)
 
     def answer_text(self, shown: Sequence[ChoiceData], selected_mask: int, response: str | None) -> str:
