@@ -330,7 +330,7 @@ def _leans_on_what_came_before(quote: str, offset: int, article: Article, index:
     previous = " ".join(article.sentences[before].text for before in range(max(0, index - 3), index)).lower()
     for the_noun in _THE_NOUN.finditer(narration):
         noun = the_noun.group(1)
-        stem = noun[:-1] if noun.endswith("s") else noun
+        stem = _singular(noun)
         # "the two explosions" counts what came before, headline or not.
         named = stem in headline and the_noun.group().split()[1] == noun
         if noun not in _SHARED_NOUNS and not named and re.search(rf"\b{re.escape(stem)}s?\b", previous):
@@ -342,7 +342,7 @@ def _headline_nouns(article: Article) -> frozenset[str]:
     """The words of the article's headline, lowercase and without a plural "s": the quiz's
     title shows them above every question, so "the fire" of a story headlined "Boat fire kills
     33" leans on nothing the player has not read."""
-    return frozenset(word[:-1] if word.endswith("s") else word for word in re.findall(r"[a-z]{4,}", article.headline.lower()))
+    return frozenset(_singular(word) for word in re.findall(r"[a-z]{4,}", article.headline.lower()))
 
 
 def _unheadlined(pointing: str, headline: frozenset[str]) -> bool:
@@ -352,8 +352,12 @@ def _unheadlined(pointing: str, headline: frozenset[str]) -> bool:
     the_noun = re.fullmatch(r"(?:The|the)\s+([a-z]+)", pointing)
     if the_noun is None:
         return True
-    noun = the_noun.group(1)
-    return (noun[:-1] if noun.endswith("s") else noun) not in headline
+    return _singular(the_noun.group(1)) not in headline
+
+
+def _singular(noun: str) -> str:
+    """A noun without its plural "s" ("explosions": "explosion"), as the nouns are compared."""
+    return noun[:-1] if noun.endswith("s") else noun
 
 
 def _spaces(match: re.Match[str]) -> str:
