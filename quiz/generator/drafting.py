@@ -427,6 +427,10 @@ def _people(article: Article) -> list[str]:
 #: by a hyphen ("a ____-year sentence", "a ____-year-old man"), whose answer box is labelled in
 #: the plural ("years").
 _TYPED_UNIT = re.compile(r"(?: [a-z]+)?|%|-(?P<joined>[a-z]+)(?:-old)?")
+#: "a magnitude ____ earthquake", "a ____ quake": a magnitude, typed to its tenth as the article
+#: gives it; as choices, made-up magnitudes ran past any ever measured ("10.3").
+_MAGNITUDE_BEFORE = re.compile(r"\bmagnitude\s*$", re.IGNORECASE)
+_MAGNITUDE_AFTER = re.compile(r"[- ]magnitude\b| (?:earthquake|quake|tremor|aftershock)s?\b", re.IGNORECASE)
 #: "about 31 percent": the article gives the figure roughly, and so may the player.
 _HEDGED = re.compile(r"\b(?:about|around|roughly|approximately|estimated|close to)\s*$", re.IGNORECASE)
 #: How far a typed figure may be from one the article gives roughly.
@@ -445,7 +449,8 @@ def _typed_number(draft: Draft) -> dict[str, Any] | None:
     form = draft.fact.form
     if draft.fact.kind not in ("quantity", "duration", "age") or not isinstance(form, NumberForm):
         return None
-    if form.prefix or form.scale or form.decimals or form.value != int(form.value):
+    magnitude = form.decimals == 1 and bool(_MAGNITUDE_BEFORE.search(draft.before) or _MAGNITUDE_AFTER.match(draft.after))
+    if form.prefix or form.scale or (form.value != int(form.value) and not magnitude):
         return None
     unit = form.unit
     typed_unit = _TYPED_UNIT.fullmatch(unit)
@@ -454,7 +459,7 @@ def _typed_number(draft: Draft) -> dict[str, Any] | None:
     written = _folded(draft.answer.removesuffix(unit))
     if distractors.contains_words(_folded(draft.prompt), written):
         return None  # "only ____ miles in a thirty hour period" hints at 30 as choices do not
-    value = int(form.value)
+    value = float(form.value) if magnitude else int(form.value)
     prompt = draft.prompt.replace(BLANK, BLANK + unit, 1) if BLANK in draft.prompt else draft.prompt
     fields: dict[str, Any] = {"prompt": prompt, "answer": value}
     # Below 10, a tenth is less than one: "about 2 months" is asked exactly, not as 1 to 3.

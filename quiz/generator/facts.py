@@ -169,8 +169,16 @@ _NUMBER = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?|{WORD_NUMBER_PATTERN}"
 _NOT_AFTER_NUMBER = r"(?<![\d.,/$£€:\w-])"
 _AGES = (
     re.compile(r"\bat the age of (\d{1,3})\b"),
-    re.compile(r"\baged (\d{1,3})\b"),
+    re.compile(r"\baged? (\d{1,3})\b"),
     re.compile(r"\b(\d{1,3}-year-old)\b"),
+    # "Emily Spanton, 39, met ...": an age set beside a person's full name.
+    re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+, (\d{1,3}),"),
+)
+#: An earthquake's magnitude: "a magnitude 5.2 earthquake", "a 5.3-magnitude quake", "a 6.4 quake";
+#: not a bound ("over magnitude 4.5").
+_MAGNITUDE = re.compile(
+    r"(?<!over )(?<!above )\bmagnitude[- ](?P<after>\d\.\d)\b|\b(?P<before>\d\.\d)(?=[- ]magnitude\b| (?:earthquake|quake|tremor|aftershock)s?\b)",
+    re.IGNORECASE,
 )
 _DURATION = re.compile(
     # "a 52-week low", "a 10-year high": a market term, not a length of time the article tells.
@@ -246,6 +254,9 @@ def _number_facts(text: str) -> list[Fact]:
             continue
         form = parse_number(match.group("number"), scale=match.group("scale") or "")
         facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, form))
+    for match in _MAGNITUDE.finditer(text):
+        group = "after" if match.group("after") else "before"
+        facts.append(Fact("quantity", match.group(group), match.start(group), match.end(group), -1, parse_number(match.group(group))))
     for match in _CLOCK.finditer(text):
         facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, parse_clock(match.group())))
     for match in _YEAR.finditer(text):

@@ -55,7 +55,7 @@ def located(text, question):
 
     def answers(fact) -> bool:
         if question["kind"] == "number":
-            return fact.kind == question["tags"][1] and isinstance(fact.form, NumberForm) and fact.form.value == question["answer"]
+            return fact.kind == question["tags"][1] and isinstance(fact.form, NumberForm) and float(fact.form.value) == question["answer"]
         if question["kind"] == "text":
             return fact.kind == question["tags"][1] and fact.shown == question["accept"][0]
         return fact.shown == question["correct"]
