@@ -6,6 +6,7 @@ does) and with the others as a bank, and every question must pass what a machine
 
 from __future__ import annotations
 
+import csv
 import random
 import re
 import sys
@@ -423,3 +424,27 @@ def test_typed_figures_load_as_number_questions():
     months = next(question for question in bank.questions if question.slug.startswith("duration-14"))
     assert months.kind == "number" and months.answer_key == {"answer": 14, "tolerance": 0, "unit": "months"}
     assert giveaways.lint(bank) == []
+
+
+#: Of the facts a teacher would ask of the dev articles (bench/labels/central-facts-dev.tsv),
+#: how many the drafts ask, at the least (32 of 210 when this was written, by this test's reading).
+MIN_CENTRAL_FACTS_ASKED = 30
+
+
+def test_the_drafts_ask_facts_a_teacher_would():
+    with (REPO / "bench" / "labels" / "central-facts-dev.tsv").open(encoding="utf-8", newline="") as listed:
+        wanted = list(csv.DictReader(listed, delimiter="\t"))
+    asked = 0
+    for article in sorted({row["article"] for row in wanted}):
+        path = REPO / "bench" / "articles" / "dev" / f"{article}.txt"
+        title, text = read_article(path.read_bytes(), str(path))
+        questions = draft_bank(text, title=title or article, article_id="article", quiz_id="quiz")["questions"]
+        answers = [
+            folded(str(answer)) for question in questions
+            for answer in question.get("accept", [question.get("correct", question.get("answer"))])
+        ]
+        for row in (row for row in wanted if row["article"] == article):
+            fact = folded(row["answer"])
+            # "Carmel Valley" asks "Carmel Valley, California"; "five" asks "five children".
+            asked += any(re.search(rf"(?<!\w){re.escape(answer)}(?!\w)", fact) for answer in answers if answer)
+    assert asked >= MIN_CENTRAL_FACTS_ASKED
