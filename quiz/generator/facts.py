@@ -171,8 +171,6 @@ _AGES = (
     re.compile(r"\bat the age of (\d{1,3})\b"),
     re.compile(r"\baged? (\d{1,3})\b"),
     re.compile(r"\b(\d{1,3}-year-old)\b"),
-    # "Emily Spanton, 39, met ...": an age set beside a person's full name.
-    re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+, (\d{1,3}),"),
 )
 #: An earthquake's magnitude: "a magnitude 5.2 earthquake", "a 5.3-magnitude quake", "a 6.4 quake";
 #: not a bound ("over magnitude 4.5").

@@ -392,7 +392,7 @@ def test_an_age_or_a_span_joined_to_its_unit_is_typed():
     assert f"{BLANK}-year prison terms" in by_answer[7]["prompt"] and by_answer[7]["unit"] == "years"
 
 
-def test_a_quakes_magnitude_and_an_age_beside_a_name_are_asked_typed():
+def test_a_quakes_magnitude_and_an_age_after_age_are_asked_typed():
     # Facts a teacher lists first for such stories, which the generator did not find.
     text = (
         "On Wednesday morning, a magnitude 5.2 earthquake hit the already rattled island of Puerto Rico in 2020. "
@@ -402,8 +402,9 @@ def test_a_quakes_magnitude_and_an_age_beside_a_name_are_asked_typed():
     )
     found = {item.text: item.kind for item in analyse(text).facts}
     assert found["5.2"] == "quantity" and "4.5" not in found
-    assert found["39"] == found["22"] == "age"
+    # An age set beside a name ("Emily Spanton, 39,") is left alone: graded blind, those asked
+    # were side facts (round 37).
+    assert found["22"] == "age" and "39" not in found
     by_answer = {question.get("answer"): question for question in generate_questions(text)}
     assert by_answer[5.2]["kind"] == "number" and f"A magnitude {BLANK} earthquake hit" in by_answer[5.2]["prompt"]
-    assert by_answer[39]["prompt"].endswith(f"Emily Spanton, {BLANK}, met two officers at an Irish pub in Paris in 2014.")
     assert f"Hana Kimura, age {BLANK}, has died" in by_answer[22]["prompt"]
