@@ -13,7 +13,7 @@ from quiz.kinds import KINDS
 from quiz.quotes import fold
 from quiz.generator import distractors
 from quiz.generator.entities import PERSON, PLACE, PLACE_ENDINGS, TITLE
-from quiz.generator.facts import FACT_KINDS, Article, Fact, analyse
+from quiz.generator.facts import FACT_KINDS, Article, Fact, analyse, is_magnitude
 from quiz.generator.markdown import plain_text
 from quiz.generator.numbers import WORD_NUMBER_PATTERN, WORD_NUMBERS, NumberForm, indefinite_article
 from quiz.generator.templates import BLANK, Draft, draft_for
@@ -427,10 +427,6 @@ def _people(article: Article) -> list[str]:
 #: by a hyphen ("a ____-year sentence", "a ____-year-old man"), whose answer box is labelled in
 #: the plural ("years").
 _TYPED_UNIT = re.compile(r"(?: [a-z]+)?|%|-(?P<joined>[a-z]+)(?:-old)?")
-#: "a magnitude ____ earthquake", "a ____ quake": a magnitude, typed to its tenth as the article
-#: gives it; as choices, made-up magnitudes ran past any ever measured ("10.3").
-_MAGNITUDE_BEFORE = re.compile(r"\bmagnitude\s*$", re.IGNORECASE)
-_MAGNITUDE_AFTER = re.compile(r"[- ]magnitude\b| (?:earthquake|quake|tremor|aftershock)s?\b", re.IGNORECASE)
 #: "about 31 percent": the article gives the figure roughly, and so may the player.
 _HEDGED = re.compile(r"\b(?:about|around|roughly|approximately|estimated|close to)\s*$", re.IGNORECASE)
 #: How far a typed figure may be from one the article gives roughly.
@@ -449,7 +445,9 @@ def _typed_number(draft: Draft) -> dict[str, Any] | None:
     form = draft.fact.form
     if draft.fact.kind not in ("quantity", "duration", "age") or not isinstance(form, NumberForm):
         return None
-    magnitude = form.decimals == 1 and bool(_MAGNITUDE_BEFORE.search(draft.before) or _MAGNITUDE_AFTER.match(draft.after))
+    # "a magnitude ____ earthquake": typed to its tenth as the article gives it; as choices,
+    # made-up magnitudes ran past any ever measured ("10.3").
+    magnitude = form.decimals == 1 and is_magnitude(draft.before, draft.after)
     if form.prefix or form.scale or (form.value != int(form.value) and not magnitude):
         return None
     unit = form.unit

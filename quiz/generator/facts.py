@@ -174,10 +174,9 @@ _AGES = (
 )
 #: An earthquake's magnitude: "a magnitude 5.2 earthquake", "a 5.3-magnitude quake", "a 6.4 quake";
 #: not a bound ("over magnitude 4.5").
-_MAGNITUDE = re.compile(
-    r"(?<!over )(?<!above )\bmagnitude[- ](?P<after>\d\.\d)\b|\b(?P<before>\d\.\d)(?=[- ]magnitude\b| (?:earthquake|quake|tremor|aftershock)s?\b)",
-    re.IGNORECASE,
-)
+_MAGNITUDE_BEFORE = re.compile(r"(?<!over )(?<!above )\bmagnitude[- ]$", re.IGNORECASE)
+_MAGNITUDE_AFTER = re.compile(r"[- ]magnitude\b| (?:earthquake|quake|tremor|aftershock)s?\b", re.IGNORECASE)
+_MAGNITUDE = re.compile(r"\b\d\.\d\b")
 _DURATION = re.compile(
     # "a 52-week low", "a 10-year high": a market term, not a length of time the article tells.
     rf"{_NOT_AFTER_NUMBER}(?P<number>{_NUMBER})(?P<unit>[- ](?:second|minute|hour|day|week|month|year|decade)s?)\b(?!-old| high\b| low\b)",
@@ -253,8 +252,8 @@ def _number_facts(text: str) -> list[Fact]:
         form = parse_number(match.group("number"), scale=match.group("scale") or "")
         facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, form))
     for match in _MAGNITUDE.finditer(text):
-        group = "after" if match.group("after") else "before"
-        facts.append(Fact("quantity", match.group(group), match.start(group), match.end(group), -1, parse_number(match.group(group))))
+        if is_magnitude(text[max(0, match.start() - 20) : match.start()], text[match.end() : match.end() + 20]):
+            facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, parse_number(match.group())))
     for match in _CLOCK.finditer(text):
         facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, parse_clock(match.group())))
     for match in _YEAR.finditer(text):
@@ -287,6 +286,11 @@ def _converted(text: str, fact: Fact) -> bool:
 
 
 _NOT_PLURALS = frozenset("was has is as this thus its his hers ours yours does goes always across perhaps".split())
+
+
+def is_magnitude(before: str, after: str) -> bool:
+    """Whether a figure with ``before`` and ``after`` around it is an earthquake's magnitude."""
+    return bool(_MAGNITUDE_BEFORE.search(before) or _MAGNITUDE_AFTER.match(after))
 
 
 def _model_number(text: str, start: int, common: set[str], named: set[tuple[str, str]]) -> bool:
