@@ -79,6 +79,8 @@ def _sound_candidates(
             sound.append(candidate)
             places[choices.index(draft.answer)] += 1
             seed += 1
+        elif _typed_number(draft) is not None and not problems(candidate, typed=True):
+            sound.append(candidate)  # typed: the choices that failed are never shown ("Four Navy ships")
     return sound
 
 

@@ -177,6 +177,8 @@ _AGES = (
 _MAGNITUDE_BEFORE = re.compile(r"(?<!over )(?<!above )\bmagnitude[- ]$", re.IGNORECASE)
 _MAGNITUDE_AFTER = re.compile(r"[- ]magnitude\b| (?:earthquake|quake|tremor|aftershock)s?\b", re.IGNORECASE)
 _MAGNITUDE = re.compile(r"\b\d\.\d\b")
+#: A storm's category: "a Category 5 hurricane", "downgraded to Category 2".
+_CATEGORY = re.compile(r"\bCategory ([1-5])\b")
 _DURATION = re.compile(
     # "a 52-week low", "a 10-year high": a market term, not a length of time the article tells.
     rf"{_NOT_AFTER_NUMBER}(?P<number>{_NUMBER})(?P<unit>[- ](?:second|minute|hour|day|week|month|year|decade)s?)\b(?!-old| high\b| low\b)",
@@ -195,7 +197,7 @@ _MEASURE = re.compile(
 _IRREGULAR_PLURALS = frozenset("people children men women police personnel staff crew cattle sheep fish deer teeth mice geese".split())
 _IRREGULAR_PLURAL = "|".join(sorted(_IRREGULAR_PLURALS))
 _COUNT = re.compile(
-    rf"{_NOT_AFTER_NUMBER}(?P<number>(?:\d{{1,3}}(?:,\d{{3}})+|\d+)|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty))(?: (?P<scale>thousand|million|billion))?(?= (?:[a-z-]+ ){{0,2}}(?:[a-z]+s|{_IRREGULAR_PLURAL})\b)"
+    rf"{_NOT_AFTER_NUMBER}(?P<number>(?:\d{{1,3}}(?:,\d{{3}})+|\d+)|(?:[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|[Ee]ight|[Nn]ine|[Tt]en|[Ee]leven|[Tt]welve|[Ff]ifteen|[Tt]wenty|[Tt]hirty|[Ff]orty|[Ff]ifty))(?: (?P<scale>thousand|million|billion))?(?= (?:[A-Za-z-]+ ){{0,2}}(?:[a-z]+s|{_IRREGULAR_PLURAL})\b)"
 )
 _CLOCK = re.compile(r"(?<![\d:])\d:\d{2}:\d{2}(?![\d:])")
 #: "in 1922"; not a time of day ("at 1922 UTC"), a share ("2020 percent") or a length ("a 2000-year history").
@@ -254,6 +256,8 @@ def _number_facts(text: str) -> list[Fact]:
     for match in _MAGNITUDE.finditer(text):
         if is_magnitude(text[max(0, match.start() - 20) : match.start()], text[match.end() : match.end() + 20]):
             facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, parse_number(match.group())))
+    for match in _CATEGORY.finditer(text):
+        facts.append(Fact("quantity", match.group(1), match.start(1), match.end(1), -1, parse_number(match.group(1))))
     for match in _CLOCK.finditer(text):
         facts.append(Fact("quantity", match.group(), match.start(), match.end(), -1, parse_clock(match.group())))
     for match in _YEAR.finditer(text):

@@ -24,6 +24,7 @@ from quiz.generator.drafting import repeated_parts
 from quiz.generator.facts import analyse
 from quiz.generator.markdown import plain_text
 from quiz.generator.numbers import NumberForm
+from quiz.kinds.number import NUMBER_WORDS
 from quiz.generator.sentences import quotation_spans
 from quiz.generator.validation import LENGTH_RATIO, LENGTH_SLACK
 from tests.conftest import REPO
@@ -427,8 +428,9 @@ def test_typed_figures_load_as_number_questions():
 
 
 #: Of the facts a teacher would ask of the dev articles (bench/labels/central-facts-dev.tsv),
-#: how many the drafts ask, at the least (32 of 210 when this was written, by this test's reading).
-MIN_CENTRAL_FACTS_ASKED = 30
+#: how many the drafts ask, at the least (40 of 210 when this was written; 31 before rounds 32
+#: to 38, by this test's reading).
+MIN_CENTRAL_FACTS_ASKED = 38
 
 
 def test_the_drafts_ask_facts_a_teacher_would():
@@ -441,7 +443,8 @@ def test_the_drafts_ask_facts_a_teacher_would():
         questions = draft_bank(text, title=title or article, article_id="article", quiz_id="quiz")["questions"]
         answers = [
             folded(str(answer)) for question in questions
-            for answer in question.get("accept", [question.get("correct", question.get("answer"))])
+            for answer in question.get("accept", [question.get("correct", question.get("answer")), NUMBER_WORDS.get(question.get("answer"))])
+            if answer is not None
         ]
         for row in (row for row in wanted if row["article"] == article):
             fact = folded(row["answer"])

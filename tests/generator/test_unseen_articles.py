@@ -408,3 +408,15 @@ def test_a_quakes_magnitude_and_an_age_after_age_are_asked_typed():
     by_answer = {question.get("answer"): question for question in generate_questions(text)}
     assert by_answer[5.2]["kind"] == "number" and f"A magnitude {BLANK} earthquake hit" in by_answer[5.2]["prompt"]
     assert f"Hana Kimura, age {BLANK}, has died" in by_answer[22]["prompt"]
+
+
+def test_a_storms_category_and_a_count_opening_a_sentence_are_asked():
+    text = (
+        "Hurricane Dorian made its initial landfall as a Category 5 hurricane in the Abaco Islands in 2019. "
+        "Four Navy ships assisted by aircraft are searching for the missing cargo ship near Jakarta."
+    )
+    found = {item.text: item.kind for item in analyse(text).facts}
+    assert found["5"] == found["Four"] == "quantity"
+    by_answer = {question.get("answer"): question for question in generate_questions(text)}
+    assert f"as a Category {BLANK} hurricane" in by_answer[5]["prompt"]
+    assert f"article: {BLANK} Navy ships assisted by aircraft" in by_answer[4]["prompt"]
