@@ -15,7 +15,7 @@ from quiz.generator import distractors
 from quiz.generator.entities import PERSON, PLACE, PLACE_ENDINGS, TITLE
 from quiz.generator.facts import FACT_KINDS, Article, Fact, analyse, is_magnitude
 from quiz.generator.markdown import plain_text
-from quiz.generator.numbers import WORD_NUMBER_PATTERN, WORD_NUMBERS, NumberForm, indefinite_article
+from quiz.generator.numbers import NumberForm, indefinite_article
 from quiz.generator.templates import BLANK, Draft, draft_for
 from quiz.generator.validation import Candidate, problems
 
@@ -44,7 +44,6 @@ def _sound_candidates(
     any part of them ("December 11" beside an answer of December 11, 1935)."""
     text = article.text
     avoid_parts = frozenset(part for phrase in avoid for part in _word_spans(phrase))
-    floor = headline_floor(article.headline)
     sound = []
     # The answer's place among the choices is spread over every place rather than left to
     # chance: each question takes, of the arrangements its values allow ("two" has no two
@@ -65,7 +64,7 @@ def _sound_candidates(
             if not problems(typed, typed=True):
                 sound.append(typed)
             continue
-        fits = _fits(draft, avoid, avoid_parts, floor)
+        fits = _fits(draft, avoid, avoid_parts)
         least = min(places[place] for place in range(distractors.CHOICES))
         choices: list[str] = []
         for turn in range(distractors.CHOICES):
@@ -100,14 +99,11 @@ def _word_spans(text: str) -> Iterable[str]:
     return (text[start:end] for start in starts for end in ends if end > start)
 
 
-def _fits(
-    draft: Draft, avoid: frozenset[str] = frozenset(), avoid_parts: frozenset[str] = frozenset(), floor: int | None = None
-):
+def _fits(draft: Draft, avoid: frozenset[str] = frozenset(), avoid_parts: frozenset[str] = frozenset()):
     """Whether a distractor reads as well as the answer in the blank (same "a"/"an", same
-    capitals), is not named in the prompt, repeats no figure the prompt holds, neither holds
+    capitals), is not named in the prompt, repeats no figure the prompt holds, and neither holds
     nor is part of another question's answer (``avoid``; ``avoid_parts``, every part of them
-    that begins and ends at a word's edge), and, for a count of at least the headline's
-    ``floor`` ("more than 20 dead"), is no smaller than it either."""
+    that begins and ends at a word's edge)."""
     article_word = re.search(r"\b(a|an)\s*$", draft.before, re.IGNORECASE)
     capital = draft.answer[:1].isupper()
 
@@ -116,11 +112,6 @@ def _fits(
     counted = draft.fact.kind in ("quantity", "duration", "age", "year")
 
     own = fold(draft.answer).casefold()
-    answer_form = draft.fact.form
-    bounded = (
-        floor is not None and draft.fact.kind == "quantity" and isinstance(answer_form, NumberForm)
-        and not answer_form.scale and answer_form.value >= floor
-    )
 
     def fits(text: str) -> bool:
         folded = fold(text).casefold()
@@ -135,43 +126,11 @@ def _fits(
             leading = re.search(r"(\d[\d.,]*)", folded) or re.match(r"([a-z]+)", folded)  # "us$70 million": the 70
             if leading and leading.group(1).strip(".,") in prompt_words:
                 return False
-        if bounded and (value := _count(folded)) is not None and value < floor:
-            return False  # "4" under "more than 20 dead": the title rules it out
         if article_word and indefinite_article(text) != indefinite_article(draft.answer):
             return False
         return not text[:1].isalpha() or text[:1].isupper() == capital
 
     return fits
-
-
-#: A headline's lower bound on a count: "more than 20 dead", "killing at least seven", "dozens
-#: dead" (two dozen at least), "hundreds arrested".
-_HEADLINE_FLOOR = re.compile(
-    rf"\b(?:more than|over|at least|upwards of)\s+(\d[\d,]*|{WORD_NUMBER_PATTERN})\b|\b(dozens|scores|hundreds|thousands)\b",
-    re.IGNORECASE,
-)
-_VAGUE_FLOORS = {"dozens": 24, "scores": 40, "hundreds": 200, "thousands": 2000}
-
-
-def headline_floor(headline: str) -> int | None:
-    """The least count a headline allows, when it gives one ("more than 20 dead": 21)."""
-    found = _HEADLINE_FLOOR.search(headline)
-    if found is None:
-        return None
-    if found.group(2):
-        return _VAGUE_FLOORS[found.group(2).lower()]
-    value = _count(found.group(1).lower())
-    strict = found.group().lower().startswith(("more than", "over", "upwards"))
-    return None if value is None else value + 1 if strict else value
-
-
-def _count(text: str) -> int | None:
-    """The whole number a choice or a headline begins with, in figures or in words."""
-    figures = re.match(r"(\d[\d,]*)(?![\d.])", text)
-    if figures:
-        return int(figures.group(1).replace(",", ""))
-    word = re.match(r"[a-z]+", text)
-    return WORD_NUMBERS.get(word.group()) if word else None
 
 
 def generate_questions(
